@@ -1,0 +1,19 @@
+-- Fixed window: mirrors algorithms/fixed-window/model.ts line for line.
+-- p = { limit, window_ms }; state: "<window start ms> <count>".
+ALGOS['fixed-window'] = { n = 2, step = function(key, p, cost, now)
+  local limit, window = p[1], p[2]
+  local start, count = now, 0
+  local stored = redis.call('GET', key)
+  if stored then
+    local s, c = unpack2(stored)
+    if now < s + window then start, count = s, c end
+  end
+  local reset = start + window - now
+  if count + cost > limit then
+    local retry = reset
+    if cost > limit then retry = INFINITE end
+    return 0, limit - count, reset, retry, 0
+  end
+  count = count + cost
+  return 1, limit - count, reset, 0, 0, pack2(start, count), reset
+end }

@@ -1,0 +1,58 @@
+import { parseDuration } from '../../duration.js';
+import { positiveInteger } from '../fields.js';
+import type { Algorithm } from '../types.js';
+import fixedWindowLua from './fixed-window.lua';
+
+export interface FixedWindowParams {
+  limit: number;
+  windowMs: number;
+}
+
+export interface FixedWindowState {
+  startMs: number;
+  count: number;
+}
+
+/**
+ * Fixed window (seeds 001/004): a counter that starts with an identity's first request
+ * and expires a window later. Up to 2 × limit can pass around a window boundary.
+ */
+export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState> = {
+  name: 'fixed-window',
+  lua: fixedWindowLua,
+
+  parse(spec, path) {
+    return {
+      limit: positiveInteger(spec, 'limit', path),
+      windowMs: parseDuration(spec.window, `${path}.window`),
+    };
+  },
+
+  luaArgs: (p) => [p.limit, p.windowMs],
+  limit: (p) => p.limit,
+  policy: (p) => ({ quota: p.limit, windowMs: p.windowMs }),
+
+  step(state, nowMs, { limit, windowMs }, cost) {
+    let startMs = nowMs;
+    let count = 0;
+    if (state !== undefined && nowMs < state.startMs + windowMs) {
+      startMs = state.startMs;
+      count = state.count;
+    }
+    const resetAfterMs = startMs + windowMs - nowMs;
+    if (count + cost > limit) {
+      const retryAfterMs = cost > limit ? Infinity : resetAfterMs;
+      return { allowed: false, remaining: limit - count, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
+    }
+    count += cost;
+    return {
+      allowed: true,
+      remaining: limit - count,
+      resetAfterMs,
+      retryAfterMs: 0,
+      delayMs: 0,
+      next: { startMs, count },
+      ttlMs: resetAfterMs,
+    };
+  },
+};

@@ -1,0 +1,63 @@
+import { parseDuration } from '../../duration.js';
+import { invalidSpec } from '../../errors.js';
+import { positiveInteger, positiveNumber } from '../fields.js';
+import type { Algorithm } from '../types.js';
+import gcraLua from './gcra.lua';
+
+export interface GcraParams {
+  /** Emission interval T in whole microseconds: integer arithmetic keeps both stores exact. */
+  intervalUs: number;
+  burst: number;
+}
+
+/** Theoretical arrival time in epoch microseconds. */
+export type GcraState = number;
+
+/**
+ * GCRA, "future state" variant (seed 004): the TAT a request would leave behind is
+ * checked before it is admitted, so exactly `burst` simultaneous requests pass.
+ */
+export const gcra: Algorithm<GcraParams, GcraState> = {
+  name: 'gcra',
+  lua: gcraLua,
+
+  parse(spec, path) {
+    const rate = positiveNumber(spec, 'rate', path);
+    const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
+    const burst = positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate)));
+    const intervalUs = Math.round((periodMs * 1000) / rate);
+    if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
+    return { intervalUs, burst };
+  },
+
+  luaArgs: (p) => [p.intervalUs, p.burst],
+  limit: (p) => p.burst,
+  policy: (p) => ({ quota: p.burst, windowMs: (p.intervalUs * p.burst) / 1000 }),
+
+  step(tat, nowMs, { intervalUs, burst }, cost) {
+    const nowUs = nowMs * 1000;
+    const tolerance = intervalUs * burst;
+    const base = tat === undefined || tat < nowUs ? nowUs : tat;
+    const remaining = Math.max(0, Math.floor((nowUs + tolerance - base) / intervalUs));
+    const resetAfterMs = Math.ceil((base - nowUs) / 1000);
+    if (cost > burst) {
+      return { allowed: false, remaining, resetAfterMs, retryAfterMs: Infinity, delayMs: 0, next: undefined, ttlMs: 0 };
+    }
+    const newTat = base + intervalUs * cost;
+    const allowAt = newTat - tolerance;
+    if (nowUs < allowAt) {
+      const retryAfterMs = Math.ceil((allowAt - nowUs) / 1000);
+      return { allowed: false, remaining, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
+    }
+    const resetAfter = Math.ceil((newTat - nowUs) / 1000);
+    return {
+      allowed: true,
+      remaining: Math.floor((nowUs + tolerance - newTat) / intervalUs),
+      resetAfterMs: resetAfter,
+      retryAfterMs: 0,
+      delayMs: 0,
+      next: newTat,
+      ttlMs: resetAfter,
+    };
+  },
+};

@@ -1,0 +1,76 @@
+import { parseDuration } from '../../duration.js';
+import { invalidSpec } from '../../errors.js';
+import { positiveInteger, positiveNumber } from '../fields.js';
+import type { Algorithm } from '../types.js';
+import tokenBucketLua from './token-bucket.lua';
+
+export interface TokenBucketParams {
+  capacity: number;
+  /** Tokens added per `intervalMs`. */
+  refill: number;
+  intervalMs: number;
+}
+
+/**
+ * Tokens are kept scaled by `intervalMs` ("token-milliseconds"), so refilling adds
+ * `elapsed × refill`: whole numbers stay whole and both stores compute exactly alike.
+ */
+export interface TokenBucketState {
+  scaled: number;
+  lastMs: number;
+}
+
+/** Token bucket (seeds 001/002/004): holds up to `capacity` tokens, refilled continuously. */
+export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
+  name: 'token-bucket',
+  lua: tokenBucketLua,
+
+  parse(spec, path) {
+    const capacity = positiveInteger(spec, 'capacity', path);
+    if (spec.refillPerSecond !== undefined) {
+      if (spec.refillAmount !== undefined || spec.refillInterval !== undefined) {
+        throw invalidSpec(`${path}.refillPerSecond`, 'cannot be combined with refillAmount/refillInterval', spec.refillPerSecond);
+      }
+      return { capacity, refill: positiveNumber(spec, 'refillPerSecond', path), intervalMs: 1000 };
+    }
+    if (spec.refillAmount === undefined) {
+      throw invalidSpec(`${path}.refillPerSecond`, 'is required (or refillAmount with refillInterval)', undefined);
+    }
+    const refill = positiveNumber(spec, 'refillAmount', path);
+    return { capacity, refill, intervalMs: parseDuration(spec.refillInterval ?? 1000, `${path}.refillInterval`) };
+  },
+
+  luaArgs: (p) => [p.capacity, p.refill, p.intervalMs],
+  limit: (p) => p.capacity,
+  policy: (p) => ({ quota: p.capacity, windowMs: (p.capacity * p.intervalMs) / p.refill }),
+
+  step(state, nowMs, { capacity, refill, intervalMs }, cost) {
+    const full = capacity * intervalMs;
+    let scaled = full;
+    let lastMs = nowMs;
+    if (state !== undefined) {
+      // A clock that steps back (skewed clients) refills nothing and never rewinds lastMs.
+      const elapsed = nowMs > state.lastMs ? nowMs - state.lastMs : 0;
+      scaled = Math.min(full, state.scaled + elapsed * refill);
+      lastMs = Math.max(nowMs, state.lastMs);
+    }
+    const need = cost * intervalMs;
+    const remaining = Math.floor(scaled / intervalMs);
+    if (cost > capacity || scaled < need) {
+      const retryAfterMs = cost > capacity ? Infinity : Math.ceil((need - scaled) / refill);
+      const resetAfterMs = Math.ceil((full - scaled) / refill);
+      return { allowed: false, remaining, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
+    }
+    const left = scaled - need;
+    const resetAfterMs = Math.ceil((full - left) / refill);
+    return {
+      allowed: true,
+      remaining: Math.floor(left / intervalMs),
+      resetAfterMs,
+      retryAfterMs: 0,
+      delayMs: 0,
+      next: { scaled: left, lastMs },
+      ttlMs: resetAfterMs,
+    };
+  },
+};

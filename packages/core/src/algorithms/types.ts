@@ -1,0 +1,49 @@
+/**
+ * What one limit says about one request. Integer milliseconds throughout, so the
+ * TypeScript step and the Lua script report exactly the same numbers.
+ */
+export interface Outcome {
+  allowed: boolean;
+  /** Requests of cost 1 still admissible right now (after this one, when allowed). */
+  remaining: number;
+  /** Until the limit is back to full. */
+  resetAfterMs: number;
+  /** Until a request of this cost could pass: 0 when allowed, Infinity when it never can. */
+  retryAfterMs: number;
+  /** Shaping only: hold the request this long, then pass it on. 0 otherwise. */
+  delayMs: number;
+}
+
+export interface StepResult<S> extends Outcome {
+  /** The state to store when the operation commits; undefined leaves the state as it was. */
+  next: S | undefined;
+  /** How long `next` must be kept; after that it is equivalent to no state at all. */
+  ttlMs: number;
+}
+
+/** How a limit is advertised in the `RateLimit-Policy` header: `quota` units per `windowMs`. */
+export interface Policy {
+  quota: number;
+  windowMs: number;
+}
+
+/**
+ * One algorithm, twice: `step` for the memory store and a Lua step (registered under
+ * the same `name` in the Redis script) that must make the same decisions.
+ */
+export interface Algorithm<P, S> {
+  readonly name: string;
+  /** The Lua step, registered as `ALGOS[name]` inside the one Redis script. */
+  readonly lua: string;
+  /** Validates a spec and returns normalised params; errors name `field`. */
+  parse(spec: Readonly<Record<string, unknown>>, field: string): P;
+  /** The params in the order the Lua step reads them from ARGV. */
+  luaArgs(params: P): readonly number[];
+  /** What `Decision.limit` reports: the most that can ever pass at once. */
+  limit(params: P): number;
+  policy(params: P): Policy;
+  step(state: S | undefined, nowMs: number, params: P, cost: number): StepResult<S>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param and state type
+export type AnyAlgorithm = Algorithm<any, any>;

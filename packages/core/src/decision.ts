@@ -1,0 +1,79 @@
+import type { Outcome, Policy } from './algorithms/types.js';
+import type { BoundLimit, OperationKind, StoreResult } from './stores/store.js';
+
+/** One limit's part in a decision. */
+export interface LimitDecision extends Outcome {
+  name: string;
+  /** The most that can pass at once (burst, capacity or window limit). */
+  limit: number;
+  /** For `RateLimit-Policy`: `quota` per `windowMs`. */
+  policy: Policy;
+}
+
+export interface Decision {
+  allowed: boolean;
+  /** Of the limit reported: the most restrictive one (lowest remaining; when denied, longest retry). */
+  limit: number;
+  remaining: number;
+  resetAfterMs: number;
+  /** 0 when allowed; Infinity when the cost exceeds what the limit can ever admit. */
+  retryAfterMs: number;
+  /** Shaping: hold the request this long, then pass it on. 0 when not shaped. */
+  delayMs: number;
+  /** Name of the limit reported. */
+  limitName: string;
+  /** Every limit of the rule, in the order they were declared. */
+  limits: LimitDecision[];
+}
+
+/** Folds the per-limit outcomes of one store operation into the decision the caller sees. */
+export function toDecision(
+  kind: OperationKind,
+  result: StoreResult,
+  limits: readonly BoundLimit[],
+  policies: readonly Policy[],
+  cost: number,
+): Decision {
+  const parts: LimitDecision[] = [];
+  let reported = 0;
+  let delayMs = 0;
+  const allowed = kind === 'consume' ? result.committed : result.outcomes.every((o) => o.allowed);
+  for (let i = 0; i < limits.length; i++) {
+    const outcome = result.outcomes[i]!;
+    const limit = limits[i]!.algorithm.limit(limits[i]!.params);
+    // A consume that another limit refused left this one untouched: undo the cost its step assumed.
+    const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + cost) : outcome.remaining;
+    parts.push({
+      name: limits[i]!.name,
+      limit,
+      policy: policies[i]!,
+      allowed: outcome.allowed,
+      remaining,
+      resetAfterMs: outcome.resetAfterMs,
+      retryAfterMs: outcome.allowed ? 0 : outcome.retryAfterMs,
+      delayMs: outcome.delayMs,
+    });
+    if (outcome.delayMs > delayMs) delayMs = outcome.delayMs;
+    if (i > 0 && isMoreRestrictive(parts[i]!, parts[reported]!, allowed)) reported = i;
+  }
+  const top = parts[reported]!;
+  return {
+    allowed,
+    limit: top.limit,
+    remaining: top.remaining,
+    resetAfterMs: top.resetAfterMs,
+    retryAfterMs: allowed ? 0 : top.retryAfterMs,
+    delayMs: allowed ? delayMs : 0,
+    limitName: top.name,
+    limits: parts,
+  };
+}
+
+function isMoreRestrictive(candidate: LimitDecision, current: LimitDecision, allowed: boolean): boolean {
+  if (!allowed) {
+    if (candidate.allowed !== current.allowed) return !candidate.allowed;
+    if (candidate.retryAfterMs !== current.retryAfterMs) return candidate.retryAfterMs > current.retryAfterMs;
+  }
+  if (candidate.remaining !== current.remaining) return candidate.remaining < current.remaining;
+  return candidate.resetAfterMs > current.resetAfterMs;
+}

@@ -1,0 +1,34 @@
+/** Error codes thrown by Tollgate. Stable: match on `code`, not on the message. */
+export type TollgateErrorCode =
+  | 'ERR_TOLLGATE_INVALID_SPEC'
+  | 'ERR_TOLLGATE_INVALID_COST'
+  | 'ERR_TOLLGATE_INVALID_KEY'
+  | 'ERR_TOLLGATE_INVALID_OPTION'
+  | 'ERR_TOLLGATE_STORE';
+
+export class TollgateError extends Error {
+  readonly code: TollgateErrorCode;
+  /** The offending field, as a path such as `limits[1].burst`, when one is to blame. */
+  readonly field: string | undefined;
+
+  constructor(code: TollgateErrorCode, message: string, field?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TollgateError';
+    this.code = code;
+    this.field = field;
+  }
+}
+
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
+}
+
+export function invalidSpec(field: string, expectation: string, value: unknown): TollgateError {
+  return new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `${field} ${expectation} (got ${describeValue(value)})`, field);
+}

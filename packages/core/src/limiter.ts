@@ -1,0 +1,77 @@
+import type { Policy } from './algorithms/types.js';
+import { type Decision, toDecision } from './decision.js';
+import { describeValue, TollgateError } from './errors.js';
+import { assertIdentity, assertPrefix, storageKeys } from './keys.js';
+import { bindRule, type RuleSpec } from './spec.js';
+import { MemoryStore } from './stores/memory-store.js';
+import type { BoundLimit, Clock, OperationKind, Store } from './stores/store.js';
+
+export interface LimiterOptions {
+  /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
+  store?: Store;
+  /** Epoch-millisecond clock passed to the store with every call (tests use a virtual one). */
+  clock?: Clock;
+  /** Start of every storage key; give each rule its own so identities of different rules never collide. Default `tollgate`. */
+  prefix?: string;
+}
+
+export type CreateLimiterOptions = RuleSpec & LimiterOptions;
+
+export interface ConsumeOptions {
+  /** Units this request takes (a whole number >= 1). Default 1. */
+  cost?: number;
+}
+
+export interface Limiter {
+  /** The rule's limits, resolved. */
+  readonly limits: readonly BoundLimit[];
+  /** Takes `cost` from every limit of the rule for `key`, or from none of them. */
+  consume(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /** The decision a request of cost 1 would get now; changes nothing. */
+  peek(key: string): Promise<Decision>;
+  /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
+  reset(key: string): Promise<Decision>;
+}
+
+const OPTION_FIELDS = new Set(['store', 'clock', 'prefix']);
+
+export function createLimiter(options: CreateLimiterOptions): Limiter {
+  if (typeof options !== 'object' || options === null) {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `spec must be an object (got ${describeValue(options)})`, 'spec');
+  }
+  const { store: givenStore, clock, prefix = 'tollgate' } = options;
+  const rule = Object.fromEntries(Object.entries(options).filter(([field]) => !OPTION_FIELDS.has(field)));
+  const limits = bindRule(rule);
+  assertPrefix(prefix);
+  if (clock !== undefined && typeof clock !== 'function') {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'clock must be a function returning epoch milliseconds', 'clock');
+  }
+  const store = givenStore ?? new MemoryStore(clock ? { clock } : {});
+  if (typeof store?.execute !== 'function') {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'store must be a MemoryStore, a RedisStore or another Store', 'store');
+  }
+  const suffixes = limits.map((limit) => `${limit.name}:${limit.algorithm.name}`);
+  const policies: Policy[] = limits.map((limit) => limit.algorithm.policy(limit.params));
+
+  async function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
+    assertIdentity(key);
+    const keys = storageKeys(prefix, key, suffixes);
+    const result = await store.execute({ kind, keys, limits, cost, nowMs: clock?.() });
+    return toDecision(kind, result, limits, policies, cost);
+  }
+
+  return {
+    limits,
+    consume(key, consumeOptions) {
+      const cost = consumeOptions?.cost ?? 1;
+      if (!Number.isSafeInteger(cost) || cost < 1) {
+        return Promise.reject(
+          new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
+        );
+      }
+      return run('consume', key, cost);
+    },
+    peek: (key) => run('peek', key, 1),
+    reset: (key) => run('reset', key, 1),
+  };
+}

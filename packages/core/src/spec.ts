@@ -1,0 +1,132 @@
+import { ALGORITHMS } from './algorithms/registry.js';
+import type { Duration } from './duration.js';
+import { invalidSpec, TollgateError } from './errors.js';
+import type { BoundLimit } from './stores/store.js';
+
+interface Named {
+  /** Names the limit in headers, decisions and storage keys. Default: `default`, or `<algorithm>-<index>` in a multi-limit rule. */
+  name?: string;
+}
+
+export interface GcraSpec extends Named {
+  algorithm: 'gcra';
+  rate: number;
+  period?: Duration;
+  burst?: number;
+}
+export interface TokenBucketSpec extends Named {
+  algorithm: 'token-bucket';
+  capacity: number;
+  refillPerSecond?: number;
+  refillAmount?: number;
+  refillInterval?: Duration;
+}
+export interface FixedWindowSpec extends Named {
+  algorithm: 'fixed-window';
+  limit: number;
+  window: Duration;
+}
+/** `{ qps: 10, burst: 5 }`: GCRA at 10 per second, 5 at once. */
+export interface QpsShorthand extends Named {
+  qps: number;
+  burst?: number;
+}
+/** `{ perMinute: 300 }`: GCRA at 300 per minute; burst defaults to the same number. */
+export type PerPeriodShorthand = Named & { burst?: number } & (
+    | { perSecond: number }
+    | { perMinute: number }
+    | { perHour: number }
+    | { perDay: number }
+  );
+/** `{ rate: 100, period: '1m' }`: GCRA. */
+export interface RateShorthand extends Named {
+  rate: number;
+  period: Duration;
+  burst?: number;
+}
+
+export type LimitSpec = GcraSpec | TokenBucketSpec | FixedWindowSpec | QpsShorthand | PerPeriodShorthand | RateShorthand;
+
+const PER_PERIOD: Record<string, string> = { perSecond: '1s', perMinute: '1m', perHour: '1h', perDay: '1d' };
+const SHORTHANDS = ['qps', 'rate', ...Object.keys(PER_PERIOD)];
+const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Fields each algorithm's spec may carry; anything else is a typo worth an error. */
+const ALLOWED_FIELDS: Record<string, readonly string[]> = {
+  gcra: ['rate', 'period', 'burst'],
+  'token-bucket': ['capacity', 'refillPerSecond', 'refillAmount', 'refillInterval'],
+  'fixed-window': ['limit', 'window'],
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Rewrites a shorthand into the full `{ algorithm, ... }` form. */
+function expandShorthand(spec: Record<string, unknown>, path: string): Record<string, unknown> {
+  if (spec.algorithm !== undefined) return spec;
+  const used = SHORTHANDS.filter((field) => spec[field] !== undefined);
+  if (used.length === 0) {
+    throw invalidSpec(
+      `${path}.algorithm`,
+      `is required (one of ${[...ALGORITHMS.keys()].join(', ')}) unless a shorthand (${SHORTHANDS.join(', ')}) is given`,
+      undefined,
+    );
+  }
+  if (used.length > 1) throw invalidSpec(`${path}.${used[1]}`, `cannot be combined with ${used[0]}`, spec[used[1]!]);
+  const { qps, perSecond, perMinute, perHour, perDay, ...rest } = spec;
+  const field = used[0]!;
+  if (field === 'rate') return { ...rest, algorithm: 'gcra' };
+  if (field === 'qps') return { ...rest, algorithm: 'gcra', rate: qpsOrFail(qps, `${path}.qps`), period: 1000 };
+  return { ...rest, algorithm: 'gcra', rate: qpsOrFail(spec[field], `${path}.${field}`), period: PER_PERIOD[field] };
+}
+
+function qpsOrFail(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw invalidSpec(field, 'must be a finite number > 0', value);
+  }
+  return value;
+}
+
+function bindLimit(raw: unknown, path: string, defaultName: (algorithm: string) => string): BoundLimit {
+  if (!isRecord(raw)) throw invalidSpec(path, 'must be an object describing a limit', raw);
+  const spec = expandShorthand(raw, path);
+  const algorithmName = spec.algorithm;
+  const algorithm = typeof algorithmName === 'string' ? ALGORITHMS.get(algorithmName) : undefined;
+  if (algorithm === undefined) {
+    throw invalidSpec(`${path}.algorithm`, `must be one of ${[...ALGORITHMS.keys()].join(', ')}`, algorithmName);
+  }
+  const allowed = ALLOWED_FIELDS[algorithm.name] ?? [];
+  for (const field of Object.keys(spec)) {
+    if (field !== 'algorithm' && field !== 'name' && !allowed.includes(field) && spec[field] !== undefined) {
+      throw invalidSpec(`${path}.${field}`, `is not an option of ${algorithm.name} (options: ${allowed.join(', ')}, name)`, spec[field]);
+    }
+  }
+  const name = spec.name ?? defaultName(algorithm.name);
+  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    throw invalidSpec(`${path}.name`, 'must be 1-64 characters of A-Z a-z 0-9 _ . -', name);
+  }
+  const params = algorithm.parse(spec, path);
+  return { name, algorithm, params, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
+}
+
+/** A rule: one limit spec, or `{ limits: [...] }` checked all-or-nothing. */
+export type RuleSpec = LimitSpec | { limits: readonly LimitSpec[] };
+
+/** Validates a rule and resolves each of its limits; errors name the offending field. */
+export function bindRule(rule: unknown): BoundLimit[] {
+  if (!isRecord(rule)) throw invalidSpec('spec', 'must be an object', rule);
+  if (rule.limits === undefined) return [bindLimit(rule, 'spec', () => 'default')];
+  if (!Array.isArray(rule.limits) || rule.limits.length === 0) {
+    throw invalidSpec('limits', 'must be a non-empty array of limit specs', rule.limits);
+  }
+  const bound = rule.limits.map((raw, i) => bindLimit(raw, `limits[${i}]`, (algorithm) => `${algorithm}-${i}`));
+  const seen = new Set<string>();
+  for (const [i, limit] of bound.entries()) {
+    if (seen.has(limit.name)) {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `limits[${i}].name "${limit.name}" is used twice`, `limits[${i}].name`);
+    }
+    seen.add(limit.name);
+  }
+  return bound;
+}

@@ -1,0 +1,37 @@
+import type { AnyAlgorithm, Outcome } from '../algorithms/types.js';
+
+/** Epoch milliseconds. */
+export type Clock = () => number;
+
+/** One limit of a rule, resolved once when the limiter is built. */
+export interface BoundLimit {
+  readonly name: string;
+  readonly algorithm: AnyAlgorithm;
+  readonly params: unknown;
+  /** Algorithm name then params, as the Lua driver reads them from ARGV. */
+  readonly luaArgs: readonly string[];
+}
+
+export type OperationKind = 'consume' | 'peek' | 'reset';
+
+/** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
+export interface StoreOperation {
+  readonly kind: OperationKind;
+  /** One storage key per limit, in the order of `limits`; all share one hash slot. */
+  readonly keys: readonly string[];
+  readonly limits: readonly BoundLimit[];
+  readonly cost: number;
+  /** The caller's clock reading; absent, the store decides the time. */
+  readonly nowMs?: number | undefined;
+}
+
+export interface StoreResult {
+  /** True when a consume was admitted by every limit and its state was written. */
+  readonly committed: boolean;
+  /** One per limit, in order. */
+  readonly outcomes: readonly Outcome[];
+}
+
+export interface Store {
+  execute(operation: StoreOperation): Promise<StoreResult>;
+}

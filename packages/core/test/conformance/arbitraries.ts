@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import type { LimitSpec } from '../../src/index.js';
+import type { TraceStep } from '../helpers/trace.js';
+
+const periodMs = fc.constantFrom(100, 250, 1000, 7000, 60_000);
+
+/** Random specs per algorithm, including rates that do not divide time evenly. */
+export const specArbitraries: Record<string, fc.Arbitrary<LimitSpec>> = {
+  gcra: fc.record({
+    algorithm: fc.constant('gcra' as const),
+    rate: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0.5, 2.5, 3, 7, 1000 / 7)),
+    period: periodMs,
+    burst: fc.integer({ min: 1, max: 12 }),
+  }),
+  'token-bucket': fc.oneof(
+    fc.record({
+      algorithm: fc.constant('token-bucket' as const),
+      capacity: fc.integer({ min: 1, max: 12 }),
+      refillPerSecond: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0.5, 2.5, 1 / 3, 1000 / 7)),
+    }),
+    fc.record({
+      algorithm: fc.constant('token-bucket' as const),
+      capacity: fc.integer({ min: 1, max: 12 }),
+      refillAmount: fc.integer({ min: 1, max: 5 }),
+      refillInterval: periodMs,
+    }),
+  ),
+  'fixed-window': fc.record({
+    algorithm: fc.constant('fixed-window' as const),
+    limit: fc.integer({ min: 1, max: 12 }),
+    window: periodMs,
+  }),
+};
+
+/** Mostly consumes, some peeks and resets; time moves by 0 (simultaneous) up to a few seconds. */
+export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(
+  {
+    weight: 17,
+    arbitrary: fc.record({
+      op: fc.constant('consume' as const),
+      advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 5000 })),
+      cost: fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 14 }) }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('peek' as const), advanceMs: fc.integer({ min: 0, max: 400 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('reset' as const), advanceMs: fc.integer({ min: 0, max: 400 }) }) },
+);
+
+export const traceArbitrary = fc.array(stepArbitrary, { minLength: 1, maxLength: 30 });
+
+/** Epoch milliseconds in 2020-2035: real-sized numbers, where precision is at stake. */
+export const startArbitrary = fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2035, 0, 1) });

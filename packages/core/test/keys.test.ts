@@ -1,0 +1,37 @@
+import calculateSlot from 'cluster-key-slot';
+import { describe, expect, it } from 'vitest';
+import { encodeIdentity, MAX_IDENTITY_LENGTH } from '../src/index.js';
+import { storageKeys } from '../src/keys.js';
+
+describe('storage keys', () => {
+  it('have the shape <prefix>:{<identity>}:<limit>', () => {
+    expect(storageKeys('api', '203.0.113.7', ['default:gcra'])).toEqual(['api:{203.0.113.7}:default:gcra']);
+  });
+
+  it('put every limit of one identity in the same hash slot', () => {
+    const keys = storageKeys('api', 'user-42', ['second:gcra', 'minute:fixed-window', 'day:gcra']);
+    expect(new Set(keys.map((key) => calculateSlot(key))).size).toBe(1);
+  });
+
+  it('do not let an identity choose its hash slot or break out of the tag', () => {
+    const hostile = 'x}{chosen-slot';
+    const [key] = storageKeys('api', hostile, ['default:gcra']);
+    expect(key).toBe('api:{x%7D%7Bchosen-slot}:default:gcra');
+    expect(calculateSlot(key!)).toBe(calculateSlot('x%7D%7Bchosen-slot'));
+    expect(calculateSlot(key!)).not.toBe(calculateSlot('chosen-slot'));
+  });
+
+  it('keep escaped and unescaped identities distinct', () => {
+    expect(encodeIdentity('a%7Db')).not.toBe(encodeIdentity('a}b'));
+    expect(encodeIdentity('#abc')).toBe('%23abc');
+  });
+
+  it('are bounded in length: long identities become a digest', () => {
+    const long = 'k'.repeat(10_000);
+    const encoded = encodeIdentity(long);
+    expect(encoded.length).toBeLessThan(50);
+    expect(encoded.startsWith('#')).toBe(true);
+    expect(encodeIdentity(`${long}x`)).not.toBe(encoded);
+    expect(encodeIdentity('k'.repeat(MAX_IDENTITY_LENGTH))).toBe('k'.repeat(MAX_IDENTITY_LENGTH));
+  });
+});

@@ -1,0 +1,51 @@
+import { VirtualClock } from '@tollgate/testing';
+import { describe, expect, it } from 'vitest';
+import { createLimiter, MemoryStore } from '../src/index.js';
+
+describe('MemoryStore', () => {
+  it('is the default store and shares the limiter clock', async () => {
+    const clock = new VirtualClock();
+    const limiter = createLimiter({ qps: 1, burst: 1, clock: clock.now });
+    expect((await limiter.consume('a')).allowed).toBe(true);
+    expect((await limiter.consume('a')).allowed).toBe(false);
+    clock.advance(1000);
+    expect((await limiter.consume('a')).allowed).toBe(true);
+  });
+
+  it('never holds more than maxKeys identities; the longest-held go first', async () => {
+    const clock = new VirtualClock();
+    const store = new MemoryStore({ clock: clock.now, maxKeys: 100 });
+    const limiter = createLimiter({ perHour: 5, store });
+    for (let i = 0; i < 1000; i++) await limiter.consume(`ip-${i}`);
+    expect(store.size).toBe(100);
+    expect(await limiter.peek('ip-999')).toMatchObject({ remaining: 3 });
+    expect(await limiter.peek('ip-0')).toMatchObject({ remaining: 4 });
+  });
+
+  it('sweeps expired identities as traffic flows, without a timer per key', async () => {
+    const clock = new VirtualClock();
+    const store = new MemoryStore({ clock: clock.now });
+    const limiter = createLimiter({ qps: 10, burst: 10, store });
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    for (let i = 0; i < 5000; i++) await limiter.consume(`old-${i}`);
+    expect(store.size).toBe(5000);
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(timersBefore);
+    clock.advance(1000);
+    for (let i = 0; i < 5000; i++) await limiter.consume(`new-${i}`);
+    // Each write checks two entries, so the 5000 expired ones are gone by now.
+    expect(store.size).toBe(5000);
+  });
+
+  it('treats an expired entry as absent even before it is swept', async () => {
+    const clock = new VirtualClock();
+    const store = new MemoryStore({ clock: clock.now });
+    const limiter = createLimiter({ algorithm: 'fixed-window', limit: 1, window: '1s', store });
+    await limiter.consume('a');
+    clock.advance(1000);
+    expect(await limiter.consume('a')).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 1000 });
+  });
+
+  it('rejects a bad maxKeys', () => {
+    expect(() => new MemoryStore({ maxKeys: 0 })).toThrow(/maxKeys/);
+  });
+});

@@ -1,0 +1,49 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type RedisTarget, startRedis } from '@tollgate/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const LUA_LOADER = fileURLToPath(new URL('../../../testing/src/lua-loader.mjs', import.meta.url));
+const PROCESSES = 4;
+const REQUESTS_PER_PROCESS = 400;
+
+let target: RedisTarget;
+beforeAll(async () => {
+  target = await startRedis();
+});
+afterAll(() => target?.close());
+
+/** Starts the workers, releases them together, and sums what they were admitted. */
+async function admittedAcrossProcesses(rule: object, prefix: string): Promise<number> {
+  const workers = Array.from({ length: PROCESSES }, () =>
+    fork(WORKER, [target.url, prefix, String(REQUESTS_PER_PROCESS), JSON.stringify(rule)], {
+      execArgv: ['--import', 'tsx', '--import', LUA_LOADER],
+      stdio: 'inherit',
+    }),
+  );
+  const exitedEarly = (worker: ReturnType<typeof fork>) =>
+    new Promise<never>((_, reject) => worker.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`))));
+  const failures = Promise.race(workers.map(exitedEarly));
+  await Promise.race([failures, Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))))]);
+  const results = workers.map(
+    (worker) =>
+      new Promise<number>((resolve, reject) => {
+        worker.once('message', (message: { admitted: number }) => resolve(message.admitted));
+        failures.catch(reject);
+      }),
+  );
+  for (const worker of workers) worker.send('go');
+  return (await Promise.all(results)).reduce((sum, n) => sum + n, 0);
+}
+
+describe(`${PROCESSES} processes × ${REQUESTS_PER_PROCESS} concurrent requests at one key on one Redis`, () => {
+  it.each([
+    ['gcra', { algorithm: 'gcra', rate: 1, period: '1h', burst: 250 }, 250],
+    ['token-bucket', { algorithm: 'token-bucket', capacity: 333, refillAmount: 1, refillInterval: '1h' }, 333],
+    ['fixed-window', { algorithm: 'fixed-window', limit: 500, window: '1h' }, 500],
+    ['a 2-limit rule', { limits: [{ perHour: 700 }, { algorithm: 'fixed-window', limit: 420, window: '1h' }] }, 420],
+  ])('%s admits exactly the limit', async (name, rule, limit) => {
+    expect(await admittedAcrossProcesses(rule, `mp-${name.replaceAll(' ', '-')}-${Date.now()}`)).toBe(limit);
+  });
+});

@@ -1,0 +1,126 @@
+import { RedisClusterProcess, type RedisTarget, startRedis } from '@tollgate/testing';
+import { type Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLimiter, RedisStore } from '../src/index.js';
+
+let target: RedisTarget;
+let client: Redis;
+let store: RedisStore;
+let counter = 0;
+const uniquePrefix = () => `rs${process.pid}-${counter++}`;
+
+async function scriptCalls(): Promise<number> {
+  const stats = await client.info('commandstats');
+  return ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0);
+}
+
+beforeAll(async () => {
+  target = await startRedis();
+  client = new Redis(target.url);
+  store = new RedisStore({ client });
+});
+afterAll(async () => {
+  await client?.quit();
+  await target?.close();
+});
+
+describe('RedisStore on one node', () => {
+  it("decides on Redis' own clock by default", async () => {
+    const limiter = createLimiter({ perHour: 5, store, prefix: uniquePrefix() });
+    const decisions = await Promise.all(Array.from({ length: 6 }, () => limiter.consume('a')));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
+    // One request per 720 s comes back; the first may already be a few ms old.
+    expect(decisions[5]!.retryAfterMs).toBeGreaterThan(715_000);
+    expect(decisions[5]!.retryAfterMs).toBeLessThanOrEqual(720_000);
+  });
+
+  it('writes every key with an expiry, under <prefix>:{<identity>}:<limit>', async () => {
+    const prefix = uniquePrefix();
+    const limiter = createLimiter({ algorithm: 'fixed-window', limit: 10, window: '1m', store, prefix });
+    await limiter.consume('user}{7');
+    const keys = await client.keys(`${prefix}:*`);
+    expect(keys).toEqual([`${prefix}:{user%7D%7B7}:default:fixed-window`]);
+    const ttl = await client.pttl(keys[0]!);
+    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('adds the clock-skew slack to keys written on a client clock', async () => {
+    const prefix = uniquePrefix();
+    const limiter = createLimiter({ algorithm: 'fixed-window', limit: 10, window: '1m', store, prefix, clock: Date.now });
+    await limiter.consume('a');
+    const ttl = await client.pttl(`${prefix}:{a}:default:fixed-window`);
+    expect(ttl).toBeGreaterThan(60_000);
+    expect(ttl).toBeLessThanOrEqual(65_000);
+  });
+
+  it('coalesces concurrent decisions into few script calls, in order and exactly', async () => {
+    const limiter = createLimiter({ algorithm: 'gcra', rate: 1, period: '1h', burst: 100, store, prefix: uniquePrefix() });
+    const callsBefore = await scriptCalls();
+    const decisions = await Promise.all(Array.from({ length: 1000 }, () => limiter.consume('hot')));
+    const calls = (await scriptCalls()) - callsBefore;
+    expect(decisions.map((d) => d.allowed)).toEqual(Array.from({ length: 1000 }, (_, i) => i < 100));
+    expect(decisions.slice(0, 100).map((d) => d.remaining)).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+    expect(calls).toBeLessThanOrEqual(Math.ceil(1000 / 128) + 1);
+  });
+
+  it('recovers when Redis loses its scripts (NOSCRIPT → EVAL)', async () => {
+    const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix() });
+    expect((await limiter.consume('a')).allowed).toBe(true);
+    await client.script('FLUSH');
+    expect(await limiter.consume('a')).toMatchObject({ allowed: true, remaining: 8 });
+  });
+
+  it('rejects with a coded store error when the script fails, and keeps serving others', async () => {
+    const prefix = uniquePrefix();
+    const limiter = createLimiter({ qps: 10, store, prefix });
+    await client.hset(`${prefix}:{broken}:default:gcra`, 'field', 'value');
+    await expect(limiter.consume('broken')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_STORE' });
+    expect((await limiter.consume('fine')).allowed).toBe(true);
+  });
+
+  it.runIf(process.env.REDIS_URL === undefined)('comes back after a Redis restart, scripts and all', async () => {
+    const server = target.process!;
+    const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix() });
+    expect((await limiter.consume('a')).allowed).toBe(true);
+    await server.kill();
+    await server.launch();
+    await new Promise((resolve) => client.once('ready', resolve));
+    expect(await limiter.consume('a')).toMatchObject({ allowed: true, remaining: 9 });
+  });
+
+  it('refuses options it cannot honour', () => {
+    expect(() => new RedisStore({ client: {} as never })).toThrow(/client/);
+    expect(() => new RedisStore({ client, time: 'server', clock: Date.now })).toThrow(/clock/);
+    expect(() => new RedisStore({ client, maxBatchSize: 0 })).toThrow(/maxBatchSize/);
+  });
+});
+
+describe('RedisStore on a 3-master cluster', () => {
+  let cluster: RedisClusterProcess;
+  let clusterClient: Cluster;
+
+  beforeAll(async () => {
+    cluster = await RedisClusterProcess.start(3);
+    clusterClient = cluster.client();
+  });
+  afterAll(async () => {
+    await clusterClient?.quit();
+    await cluster?.stop();
+  });
+
+  it('routes coalesced decisions per hash slot and keeps each identity exact', async () => {
+    const clusterStore = new RedisStore({ client: clusterClient });
+    const limiter = createLimiter({
+      limits: [{ perHour: 2 }, { algorithm: 'fixed-window', limit: 100, window: '1h' }],
+      store: clusterStore,
+      prefix: uniquePrefix(),
+    });
+    const identities = Array.from({ length: 300 }, (_, i) => `user-${i}`);
+    const decisions = await Promise.all(identities.flatMap((id) => [limiter.consume(id), limiter.consume(id), limiter.consume(id)]));
+    expect(decisions.map((d) => d.allowed)).toEqual(identities.flatMap(() => [true, true, false]));
+    const masters = clusterClient.nodes('master');
+    const keyCounts = await Promise.all(masters.map((node) => node.dbsize()));
+    expect(keyCounts.filter((count) => count > 0).length).toBe(3);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createLimiter, parseDuration, TollgateError } from '../src/index.js';
+
+function errorOf(fn: () => unknown): TollgateError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TollgateError);
+    return error as TollgateError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('invalid specs throw at construction with a code and the field', () => {
+  it.each([
+    [{ algorithm: 'gcra', rate: -1, period: '1s' }, 'spec.rate'],
+    [{ algorithm: 'gcra', rate: 0 }, 'spec.rate'],
+    [{ algorithm: 'gcra', rate: Number.NaN }, 'spec.rate'],
+    [{ algorithm: 'gcra', rate: Number.POSITIVE_INFINITY }, 'spec.rate'],
+    [{ algorithm: 'gcra', rate: 10, burst: 0 }, 'spec.burst'],
+    [{ algorithm: 'gcra', rate: 10, burst: 2.5 }, 'spec.burst'],
+    [{ algorithm: 'gcra', rate: 10, period: '1 fortnight' }, 'spec.period'],
+    [{ algorithm: 'gcra', rate: 10, period: -5 }, 'spec.period'],
+    [{ algorithm: 'gcra', rate: 1e9, period: 1 }, 'spec.rate'],
+    [{ algorithm: 'gcra', rate: 10, brust: 5 }, 'spec.brust'],
+    [{ algorithm: 'leaky-sieve', rate: 10 }, 'spec.algorithm'],
+    [{ qps: 0 }, 'spec.qps'],
+    [{ qps: 10, burst: 0 }, 'spec.burst'],
+    [{ qps: 10, perMinute: 5 }, 'spec.perMinute'],
+    [{ perDay: -1 }, 'spec.perDay'],
+    [{}, 'spec.algorithm'],
+    [{ algorithm: 'token-bucket', capacity: 0, refillPerSecond: 1 }, 'spec.capacity'],
+    [{ algorithm: 'token-bucket', capacity: 5 }, 'spec.refillPerSecond'],
+    [{ algorithm: 'token-bucket', capacity: 5, refillPerSecond: -2 }, 'spec.refillPerSecond'],
+    [{ algorithm: 'token-bucket', capacity: 5, refillPerSecond: 1, refillAmount: 2 }, 'spec.refillPerSecond'],
+    [{ algorithm: 'fixed-window', limit: 10 }, 'spec.window'],
+    [{ algorithm: 'fixed-window', limit: -3, window: '1m' }, 'spec.limit'],
+    [{ qps: 1, name: 'has space' }, 'spec.name'],
+    [{ limits: [] }, 'limits'],
+    [{ limits: [{ qps: 1 }, { perMinute: -1 }] }, 'limits[1].perMinute'],
+    [
+      {
+        limits: [
+          { qps: 1, name: 'a' },
+          { perMinute: 1, name: 'a' },
+        ],
+      },
+      'limits[1].name',
+    ],
+  ])('%j → %s', (spec, field) => {
+    const error = errorOf(() => createLimiter(spec as never));
+    expect(error.code).toBe('ERR_TOLLGATE_INVALID_SPEC');
+    expect(error.field).toBe(field);
+    expect(error.message).toContain(field);
+  });
+
+  it('rejects a bad prefix and a bad store as options', () => {
+    expect(errorOf(() => createLimiter({ qps: 1, prefix: 'a{b}' })).field).toBe('prefix');
+    expect(errorOf(() => createLimiter({ qps: 1, store: {} as never })).field).toBe('store');
+  });
+});
+
+describe('invalid costs and keys reject the call with a coded error', () => {
+  const limiter = createLimiter({ qps: 10, burst: 5 });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2'])('cost %s', async (cost) => {
+    await expect(limiter.consume('k', { cost: cost as number })).rejects.toMatchObject({
+      code: 'ERR_TOLLGATE_INVALID_COST',
+      field: 'cost',
+    });
+  });
+
+  it.each(['', undefined, 42])('key %j', async (key) => {
+    await expect(limiter.consume(key as string)).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY', field: 'key' });
+  });
+
+  it('a rejected cost consumed nothing', async () => {
+    await limiter.consume('fresh', { cost: 0 }).catch(() => {});
+    expect(await limiter.peek('fresh')).toMatchObject({ remaining: 4 });
+  });
+});
+
+describe('durations', () => {
+  it.each([
+    [250, 250],
+    ['500ms', 500],
+    ['1s', 1000],
+    ['1.5s', 1500],
+    ['1m', 60_000],
+    ['1h', 3_600_000],
+    ['1d', 86_400_000],
+    ['2 m', 120_000],
+  ])('%j is %d ms', (input, ms) => {
+    expect(parseDuration(input, 'window')).toBe(ms);
+  });
+
+  it.each(['0s', '1w', '', 'soon', 0, -1, 0.5, Number.NaN])('%j is refused', (input) => {
+    expect(() => parseDuration(input, 'window')).toThrow(/window/);
+  });
+});
+
+describe('shorthands resolve to GCRA', () => {
+  it('perMinute bursts to the per-minute count by default, and burst overrides it', () => {
+    const [minute] = createLimiter({ perMinute: 300 }).limits;
+    expect(minute).toMatchObject({ name: 'default', params: { burst: 300, intervalUs: 200_000 } });
+    const [qps] = createLimiter({ qps: 10, burst: 5 }).limits;
+    expect(qps?.algorithm.name).toBe('gcra');
+    expect(qps?.params).toEqual({ burst: 5, intervalUs: 100_000 });
+    const [rate] = createLimiter({ rate: 100, period: '1m' }).limits;
+    expect(rate?.params).toEqual({ burst: 100, intervalUs: 600_000 });
+  });
+});
