@@ -56,7 +56,7 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   async function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
     assertIdentity(key);
     const keys = storageKeys(prefix, key, suffixes);
-    const result = await store.execute({ kind, keys, limits, cost, nowMs: clock?.() });
+    const result = await store.execute({ kind, keys, limits, cost, token: '', nowMs: clock?.() });
     return toDecision(kind, result, limits, policies, cost);
   }
 

@@ -29,7 +29,9 @@ export interface Policy {
 
 /**
  * One algorithm, twice: `step` for the memory store and a Lua step (registered under
- * the same `name` in the Redis script) that must make the same decisions.
+ * the same `name` in the Redis script) that must make the same decisions. The Lua entry is
+ * `ALGOS[name] = { n = <param count>, step = function(key, p, cost, now, token) ... end,
+ * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms> }`.
  */
 export interface Algorithm<P, S> {
   readonly name: string;
@@ -42,7 +44,8 @@ export interface Algorithm<P, S> {
   /** What `Decision.limit` reports: the most that can ever pass at once. */
   limit(params: P): number;
   policy(params: P): Policy;
-  step(state: S | undefined, nowMs: number, params: P, cost: number): StepResult<S>;
+  /** `token` is unique to the operation (see StoreOperation.token). */
+  step(state: S | undefined, nowMs: number, params: P, cost: number, token: string): StepResult<S>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param and state type

@@ -1,6 +1,7 @@
 -- Runs a batch of operations, in order, atomically.
 -- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), op_count, then per op:
---   kind ('c' consume | 'p' peek | 'r' reset), now_ms ('' = Redis TIME), cost, limit_count,
+--   kind ('c' consume | 'p' peek | 'r' reset), now_ms ('' = Redis TIME), cost,
+--   token (a string unique to the op, for algorithms that store per-request members; may be ''), limit_count,
 --   then per limit: algorithm name followed by its params.
 -- KEYS: one per limit, in the same order.
 -- Reply, per op: committed (0/1), then per limit: allowed, remaining, reset_ms, retry_ms (-1 = never), delay_ms.
@@ -10,8 +11,8 @@ local server_now
 local reply = {}
 local a, k = 3, 1
 for _ = 1, tonumber(ARGV[2]) do
-  local kind, now, cost, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
-  a = a + 4
+  local kind, now, cost, token, n = ARGV[a], ARGV[a + 1], tonumber(ARGV[a + 2]), ARGV[a + 3], tonumber(ARGV[a + 4])
+  a = a + 5
   local ttl_extra = slack
   if now == '' then
     ttl_extra = 0
@@ -35,18 +36,18 @@ for _ = 1, tonumber(ARGV[2]) do
     local key = KEYS[k]
     k = k + 1
     if kind == 'r' then redis.call('DEL', key) end
-    local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, cost, now)
+    local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, cost, now, token)
     local r = #reply
     reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = allowed, remaining, reset, retry, delay
     if allowed == 0 then
       all_allowed = false
     elseif state then
-      writes[#writes + 1] = { key, state, ttl }
+      writes[#writes + 1] = { algo, key, state, ttl }
     end
   end
   if kind == 'c' and all_allowed then
     for _, w in ipairs(writes) do
-      redis.call('SET', w[1], w[2], 'PX', w[3] + ttl_extra)
+      (w[1].commit or set_state)(w[2], w[3], w[4] + ttl_extra)
     end
     reply[head] = 1
   end

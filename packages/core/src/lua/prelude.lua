@@ -8,3 +8,5 @@ local function unpack2(v)
   local a, b = string.match(v, '^(%S+) (%S+)$')
   return tonumber(a), tonumber(b)
 end
+-- How a step's new state is written unless its algorithm brings its own `commit`.
+local function set_state(key, state, ttl_ms) redis.call('SET', key, state, 'PX', ttl_ms) end

@@ -47,7 +47,7 @@ export class MemoryStore implements Store {
   }
 
   /** Same as `execute`, without the promise: the memory store never waits. */
-  executeSync({ kind, keys, limits, cost, nowMs }: StoreOperation): StoreResult {
+  executeSync({ kind, keys, limits, cost, token, nowMs }: StoreOperation): StoreResult {
     const now = nowMs ?? this.clock();
     const results: StepResult<unknown>[] = [];
     let allAllowed = true;
@@ -55,7 +55,7 @@ export class MemoryStore implements Store {
       const key = keys[i] as string;
       if (kind === 'reset') this.entries.delete(key);
       const limit = limits[i]!;
-      const result = limit.algorithm.step(this.read(key, now), now, limit.params, cost);
+      const result = limit.algorithm.step(this.read(key, now), now, limit.params, cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }

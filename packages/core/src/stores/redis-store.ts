@@ -121,7 +121,13 @@ export class RedisStore implements Store {
     const args: string[] = [this.ttlSlackMs, String(batch.length)];
     for (const { operation } of batch) {
       const now = operation.nowMs ?? this.clock?.();
-      args.push(KIND_CODE[operation.kind], now === undefined ? '' : String(now), String(operation.cost), String(operation.limits.length));
+      args.push(
+        KIND_CODE[operation.kind],
+        now === undefined ? '' : String(now),
+        String(operation.cost),
+        operation.token,
+        String(operation.limits.length),
+      );
       for (const limit of operation.limits) args.push(...limit.luaArgs);
       keys.push(...operation.keys);
     }

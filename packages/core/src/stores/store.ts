@@ -21,6 +21,8 @@ export interface StoreOperation {
   readonly keys: readonly string[];
   readonly limits: readonly BoundLimit[];
   readonly cost: number;
+  /** Unique to this operation, for algorithms that keep one member per request (may be ''). */
+  readonly token: string;
   /** The caller's clock reading; absent, the store decides the time. */
   readonly nowMs?: number | undefined;
 }
