@@ -1,6 +1,17 @@
 import type { Outcome, Policy } from './algorithms/types.js';
 import type { BoundLimit, OperationKind, StoreResult } from './stores/store.js';
 
+/** What a decision reports about a limit regardless of state; computed once per limiter. */
+export interface LimitInfo {
+  name: string;
+  limit: number;
+  policy: Policy;
+}
+
+export function limitInfo(limit: BoundLimit): LimitInfo {
+  return { name: limit.name, limit: limit.algorithm.limit(limit.params), policy: limit.algorithm.policy(limit.params) };
+}
+
 /** One limit's part in a decision. */
 export interface LimitDecision extends Outcome {
   name: string;
@@ -27,26 +38,35 @@ export interface Decision {
 }
 
 /** Folds the per-limit outcomes of one store operation into the decision the caller sees. */
-export function toDecision(
-  kind: OperationKind,
-  result: StoreResult,
-  limits: readonly BoundLimit[],
-  policies: readonly Policy[],
-  cost: number,
-): Decision {
+export function toDecision(kind: OperationKind, result: StoreResult, infos: readonly LimitInfo[], cost: number): Decision {
+  return infos.length === 1 ? singleLimitDecision(kind, result, infos[0]!) : multiLimitDecision(kind, result, infos, cost);
+}
+
+/** The common case, with nothing to fold. */
+function singleLimitDecision(kind: OperationKind, result: StoreResult, { name, limit, policy }: LimitInfo): Decision {
+  const outcome = result.outcomes[0]!;
+  const allowed = kind === 'consume' ? result.committed : outcome.allowed;
+  const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
+  const delayMs = allowed ? outcome.delayMs : 0;
+  const { remaining, resetAfterMs } = outcome;
+  const part: LimitDecision = { name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs };
+  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits: [part] };
+}
+
+function multiLimitDecision(kind: OperationKind, result: StoreResult, infos: readonly LimitInfo[], cost: number): Decision {
   const parts: LimitDecision[] = [];
   let reported = 0;
   let delayMs = 0;
   const allowed = kind === 'consume' ? result.committed : result.outcomes.every((o) => o.allowed);
-  for (let i = 0; i < limits.length; i++) {
+  for (let i = 0; i < infos.length; i++) {
     const outcome = result.outcomes[i]!;
-    const limit = limits[i]!.algorithm.limit(limits[i]!.params);
+    const { name, limit, policy } = infos[i]!;
     // A consume that another limit refused left this one untouched: undo the cost its step assumed.
     const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + cost) : outcome.remaining;
     parts.push({
-      name: limits[i]!.name,
+      name,
       limit,
-      policy: policies[i]!,
+      policy,
       allowed: outcome.allowed,
       remaining,
       resetAfterMs: outcome.resetAfterMs,

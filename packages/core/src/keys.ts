@@ -3,7 +3,6 @@ import { describeValue, TollgateError } from './errors.js';
 
 /** Identities longer than this are stored as a digest, so a client cannot make keys huge. */
 export const MAX_IDENTITY_LENGTH = 200;
-const UNSAFE = /[{}%#]/;
 const UNSAFE_ALL = /[{}%#]/g;
 const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
 
@@ -16,8 +15,18 @@ export function encodeIdentity(identity: string): string {
   if (identity.length > MAX_IDENTITY_LENGTH) {
     return `#${createHash('sha256').update(identity).digest('base64url')}`;
   }
-  if (!UNSAFE.test(identity)) return identity;
+  if (!hasUnsafeCharacter(identity)) return identity;
   return identity.replace(UNSAFE_ALL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** A plain loop: on the hot path of every decision, cheaper than a regular expression. */
+function hasUnsafeCharacter(identity: string): boolean {
+  for (let i = 0; i < identity.length; i++) {
+    const code = identity.charCodeAt(i);
+    // { } % #
+    if (code === 123 || code === 125 || code === 37 || code === 35) return true;
+  }
+  return false;
 }
 
 export function assertIdentity(identity: unknown): asserts identity is string {
@@ -36,8 +45,21 @@ export function assertPrefix(prefix: unknown): asserts prefix is string {
   }
 }
 
-/** `<prefix>:{<identity>}:<limit>:<algorithm>`: every key of one decision shares a hash slot. */
-export function storageKeys(prefix: string, identity: string, suffixes: readonly string[]): string[] {
-  const head = `${prefix}:{${encodeIdentity(identity)}}:`;
-  return suffixes.map((suffix) => head + suffix);
+/**
+ * Where one limit of one limiter keeps its state. A storage key is `head + identity + tail`,
+ * i.e. `<prefix>:{<identity>}:<limit>:<algorithm>`: every key of one decision shares a hash slot.
+ * Built once per limiter; the memory store files its entries under the keyspace object itself.
+ */
+export interface Keyspace {
+  readonly head: string;
+  readonly tail: string;
+}
+
+export function keyspacesFor(prefix: string, suffixes: readonly string[]): Keyspace[] {
+  return suffixes.map((suffix) => ({ head: `${prefix}:{`, tail: `}:${suffix}` }));
+}
+
+/** The storage key of an (already encoded) identity in a keyspace. */
+export function storageKey(keyspace: Keyspace, identity: string): string {
+  return keyspace.head + identity + keyspace.tail;
 }

@@ -1,7 +1,6 @@
-import type { Policy } from './algorithms/types.js';
-import { type Decision, toDecision } from './decision.js';
+import { type Decision, limitInfo, toDecision } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
-import { assertIdentity, assertPrefix, storageKeys } from './keys.js';
+import { assertIdentity, assertPrefix, encodeIdentity, keyspacesFor } from './keys.js';
 import { bindRule, type RuleSpec } from './spec.js';
 import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, Clock, OperationKind, Store } from './stores/store.js';
@@ -50,14 +49,23 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   if (typeof store?.execute !== 'function') {
     throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'store must be a MemoryStore, a RedisStore or another Store', 'store');
   }
-  const suffixes = limits.map((limit) => `${limit.name}:${limit.algorithm.name}`);
-  const policies: Policy[] = limits.map((limit) => limit.algorithm.policy(limit.params));
+  const keyspaces = keyspacesFor(
+    prefix,
+    limits.map((limit) => `${limit.name}:${limit.algorithm.name}`),
+  );
+  const infos = limits.map(limitInfo);
+  // The memory store never waits: skipping its promise keeps the in-process path lean.
+  const memory = store instanceof MemoryStore ? store : undefined;
 
-  async function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
-    assertIdentity(key);
-    const keys = storageKeys(prefix, key, suffixes);
-    const result = await store.execute({ kind, keys, limits, cost, token: '', nowMs: clock?.() });
-    return toDecision(kind, result, limits, policies, cost);
+  function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
+    try {
+      assertIdentity(key);
+      const operation = { kind, identity: encodeIdentity(key), keyspaces, limits, cost, token: '', nowMs: clock?.() };
+      if (memory !== undefined) return Promise.resolve(toDecision(kind, memory.executeSync(operation), infos, cost));
+      return store.execute(operation).then((result) => toDecision(kind, result, infos, cost));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   return {

@@ -1,7 +1,10 @@
 import calculateSlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
 import { encodeIdentity, MAX_IDENTITY_LENGTH } from '../src/index.js';
-import { storageKeys } from '../src/keys.js';
+import { keyspacesFor, storageKey } from '../src/keys.js';
+
+const storageKeys = (prefix: string, identity: string, suffixes: string[]) =>
+  keyspacesFor(prefix, suffixes).map((keyspace) => storageKey(keyspace, encodeIdentity(identity)));
 
 describe('storage keys', () => {
   it('have the shape <prefix>:{<identity>}:<limit>', () => {

@@ -1,13 +1,14 @@
 import type { Outcome, StepResult } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
+import type { Keyspace } from '../keys.js';
 import type { Clock, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface MemoryStoreOptions {
   /** Epoch-millisecond clock; tests pass a virtual one. Default `Date.now`. */
   clock?: Clock;
   /**
-   * Most identities held at once (default 1,000,000). When full, expired entries go
-   * first, then the longest-held ones: an evicted identity starts afresh.
+   * Most entries (identity × limit) held at once (default 1,000,000). When full, expired
+   * entries go first, then the longest-held ones: an evicted identity starts afresh.
    */
   maxKeys?: number;
 }
@@ -17,16 +18,22 @@ interface Entry {
   expiresAtMs: number;
 }
 
-/** Entries checked for expiry per write: sweeping is spread over traffic, with no timers. */
-const SWEEP_PER_WRITE = 2;
+/** Entries checked for expiry per new entry: sweeping is spread over traffic, with no timers. */
+const SWEEP_PER_INSERT = 2;
 const SWEEP_WHEN_FULL = 64;
 
-/** The embedded store: every algorithm's TypeScript step over a bounded Map. */
+/**
+ * The embedded store: every algorithm's TypeScript step over bounded Maps, one per
+ * keyspace (limit of a limiter) keyed by identity, so the hot path builds no strings.
+ */
 export class MemoryStore implements Store {
-  private readonly entries = new Map<string, Entry>();
+  private readonly spaces = new Map<Keyspace, Map<string, Entry>>();
   private readonly clock: Clock;
   private readonly maxKeys: number;
-  private sweepCursor: Iterator<[string, Entry]> | undefined;
+  private entryCount = 0;
+  private sweepSpaces: Iterator<Map<string, Entry>> | undefined;
+  private sweepEntries: Iterator<[string, Entry]> | undefined;
+  private sweepSpace: Map<string, Entry> | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
@@ -37,9 +44,9 @@ export class MemoryStore implements Store {
     this.maxKeys = maxKeys;
   }
 
-  /** Identities currently held (expired ones not yet swept included). */
+  /** Entries currently held (expired ones not yet swept included). */
   get size(): number {
-    return this.entries.size;
+    return this.entryCount;
   }
 
   execute(operation: StoreOperation): Promise<StoreResult> {
@@ -47,15 +54,42 @@ export class MemoryStore implements Store {
   }
 
   /** Same as `execute`, without the promise: the memory store never waits. */
-  executeSync({ kind, keys, limits, cost, token, nowMs }: StoreOperation): StoreResult {
-    const now = nowMs ?? this.clock();
+  executeSync(operation: StoreOperation): StoreResult {
+    const now = operation.nowMs ?? this.clock();
+    return operation.limits.length === 1 ? this.executeOne(operation, now) : this.executeAll(operation, now);
+  }
+
+  /** The common single-limit rule: one lookup, state updated in place. */
+  private executeOne({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+    const space = this.space(keyspaces[0]!);
+    if (kind === 'reset') this.remove(space, identity);
+    let entry = space.get(identity);
+    if (entry !== undefined && entry.expiresAtMs <= now) {
+      this.remove(space, identity);
+      entry = undefined;
+    }
+    const limit = limits[0]!;
+    const result = limit.algorithm.step(entry?.state, now, limit.params, cost, token);
+    const committed = kind === 'consume' && result.allowed;
+    if (committed && result.next !== undefined) {
+      if (entry === undefined) {
+        this.insert(space, identity, result.next, now + result.ttlMs, now);
+      } else {
+        entry.state = result.next;
+        entry.expiresAtMs = now + result.ttlMs;
+      }
+    }
+    return { committed, outcomes: [result] };
+  }
+
+  private executeAll({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
     const results: StepResult<unknown>[] = [];
     let allAllowed = true;
     for (let i = 0; i < limits.length; i++) {
-      const key = keys[i] as string;
-      if (kind === 'reset') this.entries.delete(key);
+      const space = this.space(keyspaces[i]!);
+      if (kind === 'reset') this.remove(space, identity);
       const limit = limits[i]!;
-      const result = limit.algorithm.step(this.read(key, now), now, limit.params, cost, token);
+      const result = limit.algorithm.step(this.read(space, identity, now), now, limit.params, cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }
@@ -63,53 +97,81 @@ export class MemoryStore implements Store {
     if (committed) {
       for (let i = 0; i < results.length; i++) {
         const result = results[i]!;
-        if (result.next !== undefined) this.write(keys[i] as string, result.next, now + result.ttlMs, now);
+        if (result.next !== undefined) this.write(this.space(keyspaces[i]!), identity, result.next, now + result.ttlMs, now);
       }
     }
     return { committed, outcomes: results as Outcome[] };
   }
 
-  private read(key: string, now: number): unknown {
-    const entry = this.entries.get(key);
+  private space(keyspace: Keyspace): Map<string, Entry> {
+    let space = this.spaces.get(keyspace);
+    if (space === undefined) {
+      space = new Map();
+      this.spaces.set(keyspace, space);
+    }
+    return space;
+  }
+
+  private read(space: Map<string, Entry>, identity: string, now: number): unknown {
+    const entry = space.get(identity);
     if (entry === undefined) return undefined;
     if (entry.expiresAtMs <= now) {
-      this.entries.delete(key);
+      this.remove(space, identity);
       return undefined;
     }
     return entry.state;
   }
 
-  private write(key: string, state: unknown, expiresAtMs: number, now: number): void {
-    const entry = this.entries.get(key);
-    if (entry !== undefined) {
+  private remove(space: Map<string, Entry>, identity: string): void {
+    if (space.delete(identity)) this.entryCount--;
+  }
+
+  private write(space: Map<string, Entry>, identity: string, state: unknown, expiresAtMs: number, now: number): void {
+    const entry = space.get(identity);
+    if (entry === undefined) {
+      this.insert(space, identity, state, expiresAtMs, now);
+    } else {
       entry.state = state;
       entry.expiresAtMs = expiresAtMs;
-      return;
     }
-    this.sweep(now, SWEEP_PER_WRITE);
-    if (this.entries.size >= this.maxKeys) this.makeRoom(now);
-    this.entries.set(key, { state, expiresAtMs });
   }
 
-  private makeRoom(now: number): void {
+  private insert(space: Map<string, Entry>, identity: string, state: unknown, expiresAtMs: number, now: number): void {
+    this.sweep(now, SWEEP_PER_INSERT);
+    if (this.entryCount >= this.maxKeys) this.makeRoom(space, now);
+    space.set(identity, { state, expiresAtMs });
+    this.entryCount++;
+  }
+
+  /** Frees a slot: expired entries first, else the longest-held entry of the space being written. */
+  private makeRoom(space: Map<string, Entry>, now: number): void {
     this.sweep(now, SWEEP_WHEN_FULL);
-    while (this.entries.size >= this.maxKeys) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) return;
-      this.entries.delete(oldest.value);
-    }
+    if (this.entryCount < this.maxKeys) return;
+    const victimSpace = space.size > 0 ? space : [...this.spaces.values()].find((s) => s.size > 0);
+    const oldest = victimSpace?.keys().next();
+    if (victimSpace && oldest && !oldest.done) this.remove(victimSpace, oldest.value);
   }
 
-  /** Checks the next `count` entries of a cursor that cycles through the map. */
+  /** Checks the next `count` entries of a cursor that cycles through every space. */
   private sweep(now: number, count: number): void {
-    for (let i = 0; i < count; i++) {
-      this.sweepCursor ??= this.entries.entries();
-      const next = this.sweepCursor.next();
-      if (next.done) {
-        this.sweepCursor = undefined;
-        return;
+    for (let checked = 0; checked < count; ) {
+      if (this.sweepEntries === undefined) {
+        this.sweepSpaces ??= this.spaces.values();
+        const nextSpace = this.sweepSpaces.next();
+        if (nextSpace.done) {
+          this.sweepSpaces = undefined;
+          return;
+        }
+        this.sweepSpace = nextSpace.value;
+        this.sweepEntries = nextSpace.value.entries();
       }
-      if (next.value[1].expiresAtMs <= now) this.entries.delete(next.value[0]);
+      const next = this.sweepEntries.next();
+      if (next.done) {
+        this.sweepEntries = undefined;
+        continue;
+      }
+      checked++;
+      if (next.value[1].expiresAtMs <= now) this.remove(this.sweepSpace!, next.value[0]);
     }
   }
 }

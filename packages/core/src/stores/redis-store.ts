@@ -2,6 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import type { Cluster, Redis } from 'ioredis';
 import type { Outcome } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
+import { storageKey } from '../keys.js';
 import { TOLLGATE_SCRIPT } from '../lua/script.js';
 import type { Clock, OperationKind, Store, StoreOperation, StoreResult } from './store.js';
 
@@ -102,7 +103,8 @@ export class RedisStore implements Store {
     }
     const bySlot = new Map<number, Pending[]>();
     for (const pending of queue) {
-      const slot = calculateSlot(pending.operation.keys[0] as string);
+      // Every key of an operation hashes by its tag, which is the (non-empty) identity.
+      const slot = calculateSlot(pending.operation.identity);
       const group = bySlot.get(slot);
       if (group) group.push(pending);
       else bySlot.set(slot, [pending]);
@@ -129,7 +131,7 @@ export class RedisStore implements Store {
         String(operation.limits.length),
       );
       for (const limit of operation.limits) args.push(...limit.luaArgs);
-      keys.push(...operation.keys);
+      for (const keyspace of operation.keyspaces) keys.push(storageKey(keyspace, operation.identity));
     }
     const call = (this.client as unknown as Record<string, ScriptCaller>)[COMMAND]!;
     call.call(this.client, keys.length, ...keys, ...args).then(

@@ -1,4 +1,5 @@
 import type { AnyAlgorithm, Outcome } from '../algorithms/types.js';
+import type { Keyspace } from '../keys.js';
 
 /** Epoch milliseconds. */
 export type Clock = () => number;
@@ -17,8 +18,10 @@ export type OperationKind = 'consume' | 'peek' | 'reset';
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {
   readonly kind: OperationKind;
-  /** One storage key per limit, in the order of `limits`; all share one hash slot. */
-  readonly keys: readonly string[];
+  /** The identity, already encoded (see `encodeIdentity`): safe inside a hash tag, bounded in length. */
+  readonly identity: string;
+  /** One keyspace per limit, in the order of `limits`; a limit's key is `storageKey(keyspace, identity)`. */
+  readonly keyspaces: readonly Keyspace[];
   readonly limits: readonly BoundLimit[];
   readonly cost: number;
   /** Unique to this operation, for algorithms that keep one member per request (may be ''). */
