@@ -8,13 +8,21 @@ interface Named {
   name?: string;
 }
 
-export interface GcraSpec extends Named {
+/** SmoothBursty: `mode: 'reserve'` borrows future permits, admitting with `delayMs` up to `maxDelay`. */
+interface ReserveMode {
+  /** `'reject'` (default) denies a request short of permits; `'reserve'` borrows them and delays it. */
+  mode?: 'reject' | 'reserve';
+  /** Reserve mode: the longest `delayMs` a request may be given. Required with `mode: 'reserve'`. */
+  maxDelay?: Duration;
+}
+
+export interface GcraSpec extends Named, ReserveMode {
   algorithm: 'gcra';
   rate: number;
   period?: Duration;
   burst?: number;
 }
-export interface TokenBucketSpec extends Named {
+export interface TokenBucketSpec extends Named, ReserveMode {
   algorithm: 'token-bucket';
   capacity: number;
   refillPerSecond?: number;
@@ -26,26 +34,36 @@ export interface FixedWindowSpec extends Named {
   limit: number;
   window: Duration;
 }
+/** Guava SmoothWarmingUp: after idleness starts at `rate / coldFactor`, reaching `rate` over `warmup`. */
+export interface WarmUpSpec extends Named {
+  algorithm: 'warm-up';
+  rate: number;
+  period?: Duration;
+  warmup: Duration;
+  /** How much slower than `rate` a fully cold limiter admits. Default 3. */
+  coldFactor?: number;
+}
+/** For `createConcurrencyLimiter`: at most `limit` leases held at once per key, each freed after `leaseTtl` at the latest. */
+export interface ConcurrencySpec {
+  limit: number;
+  leaseTtl: Duration;
+}
 /** `{ qps: 10, burst: 5 }`: GCRA at 10 per second, 5 at once. */
-export interface QpsShorthand extends Named {
+export interface QpsShorthand extends Named, ReserveMode {
   qps: number;
   burst?: number;
 }
 /** `{ perMinute: 300 }`: GCRA at 300 per minute; burst defaults to the same number. */
-export type PerPeriodShorthand = Named & { burst?: number } & (
-    | { perSecond: number }
-    | { perMinute: number }
-    | { perHour: number }
-    | { perDay: number }
-  );
+export type PerPeriodShorthand = Named &
+  ReserveMode & { burst?: number } & ({ perSecond: number } | { perMinute: number } | { perHour: number } | { perDay: number });
 /** `{ rate: 100, period: '1m' }`: GCRA. */
-export interface RateShorthand extends Named {
+export interface RateShorthand extends Named, ReserveMode {
   rate: number;
   period: Duration;
   burst?: number;
 }
 
-export type LimitSpec = GcraSpec | TokenBucketSpec | FixedWindowSpec | QpsShorthand | PerPeriodShorthand | RateShorthand;
+export type LimitSpec = GcraSpec | TokenBucketSpec | FixedWindowSpec | WarmUpSpec | QpsShorthand | PerPeriodShorthand | RateShorthand;
 
 const PER_PERIOD: Record<string, string> = { perSecond: '1s', perMinute: '1m', perHour: '1h', perDay: '1d' };
 const SHORTHANDS = ['qps', 'rate', ...Object.keys(PER_PERIOD)];
@@ -53,9 +71,11 @@ const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Fields each algorithm's spec may carry; anything else is a typo worth an error. */
 const ALLOWED_FIELDS: Record<string, readonly string[]> = {
-  gcra: ['rate', 'period', 'burst'],
-  'token-bucket': ['capacity', 'refillPerSecond', 'refillAmount', 'refillInterval'],
+  gcra: ['rate', 'period', 'burst', 'mode', 'maxDelay'],
+  'token-bucket': ['capacity', 'refillPerSecond', 'refillAmount', 'refillInterval', 'mode', 'maxDelay'],
   'fixed-window': ['limit', 'window'],
+  'warm-up': ['rate', 'period', 'warmup', 'coldFactor'],
+  concurrency: ['limit', 'leaseTtl'],
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -116,11 +136,22 @@ export type RuleSpec = LimitSpec | { limits: readonly LimitSpec[] };
 /** Validates a rule and resolves each of its limits; errors name the offending field. */
 export function bindRule(rule: unknown): BoundLimit[] {
   if (!isRecord(rule)) throw invalidSpec('spec', 'must be an object', rule);
-  if (rule.limits === undefined) return [bindLimit(rule, 'spec', () => 'default')];
+  if (rule.limits === undefined)
+    return [
+      withoutLeases(
+        bindLimit(rule, 'spec', () => 'default'),
+        'spec',
+      ),
+    ];
   if (!Array.isArray(rule.limits) || rule.limits.length === 0) {
     throw invalidSpec('limits', 'must be a non-empty array of limit specs', rule.limits);
   }
-  const bound = rule.limits.map((raw, i) => bindLimit(raw, `limits[${i}]`, (algorithm) => `${algorithm}-${i}`));
+  const bound = rule.limits.map((raw, i) =>
+    withoutLeases(
+      bindLimit(raw, `limits[${i}]`, (algorithm) => `${algorithm}-${i}`),
+      `limits[${i}]`,
+    ),
+  );
   const seen = new Set<string>();
   for (const [i, limit] of bound.entries()) {
     if (seen.has(limit.name)) {
@@ -129,4 +160,20 @@ export function bindRule(rule: unknown): BoundLimit[] {
     seen.add(limit.name);
   }
   return bound;
+}
+
+/** Leases must be released, which a rule's `consume` cannot do: they have their own limiter. */
+function withoutLeases(limit: BoundLimit, path: string): BoundLimit {
+  if (limit.algorithm.release !== undefined) {
+    throw invalidSpec(`${path}.algorithm`, `"${limit.algorithm.name}" holds leases: use createConcurrencyLimiter`, limit.algorithm.name);
+  }
+  return limit;
+}
+
+/** Validates the limit of `createConcurrencyLimiter`; errors name the offending field. */
+export function bindConcurrencyLimit(spec: Record<string, unknown>): BoundLimit {
+  if (spec.algorithm !== undefined && spec.algorithm !== 'concurrency') {
+    throw invalidSpec('spec.algorithm', 'must be "concurrency" (or absent) for createConcurrencyLimiter', spec.algorithm);
+  }
+  return bindLimit({ ...spec, algorithm: 'concurrency' }, 'spec', () => 'default');
 }

@@ -1,6 +1,6 @@
 import type { Outcome, StepResult } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
-import type { Clock, Store, StoreOperation, StoreResult } from './store.js';
+import type { BoundLimit, Clock, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface MemoryStoreOptions {
   /** Epoch-millisecond clock; tests pass a virtual one. Default `Date.now`. */
@@ -55,6 +55,7 @@ export class MemoryStore implements Store {
       const key = keys[i] as string;
       if (kind === 'reset') this.entries.delete(key);
       const limit = limits[i]!;
+      if (kind === 'release') this.release(key, now, limit, token);
       const result = limit.algorithm.step(this.read(key, now), now, limit.params, cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
@@ -67,6 +68,13 @@ export class MemoryStore implements Store {
       }
     }
     return { committed, outcomes: results as Outcome[] };
+  }
+
+  private release(key: string, now: number, limit: BoundLimit, token: string): void {
+    if (limit.algorithm.release === undefined) return;
+    const { next, ttlMs } = limit.algorithm.release(this.read(key, now), now, limit.params, token);
+    if (next === undefined) this.entries.delete(key);
+    else this.write(key, next, now + ttlMs, now);
   }
 
   private read(key: string, now: number): unknown {
