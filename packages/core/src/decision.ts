@@ -10,6 +10,14 @@ export interface LimitDecision extends Outcome {
   policy: Policy;
 }
 
+/** A slot of a `concurrency` limit held by an admitted request: give it back with `release`. */
+export interface Lease {
+  /** The identity the slot was taken for. */
+  readonly key: string;
+  /** Unique to this lease, across processes: the member stored for it. */
+  readonly id: string;
+}
+
 export interface Decision {
   allowed: boolean;
   /** Of the limit reported: the most restrictive one (lowest remaining; when denied, longest retry). */
@@ -24,6 +32,8 @@ export interface Decision {
   limitName: string;
   /** Every limit of the rule, in the order they were declared. */
   limits: LimitDecision[];
+  /** Present when a consume was admitted by a rule with a `concurrency` limit: the slot it holds. */
+  lease?: Lease;
 }
 
 /** Folds the per-limit outcomes of one store operation into the decision the caller sees. */
@@ -40,9 +50,12 @@ export function toDecision(
   const allowed = kind === 'consume' ? result.committed : result.outcomes.every((o) => o.allowed);
   for (let i = 0; i < limits.length; i++) {
     const outcome = result.outcomes[i]!;
-    const limit = limits[i]!.algorithm.limit(limits[i]!.params);
+
     // A consume that another limit refused left this one untouched: undo the cost its step assumed.
-    const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + cost) : outcome.remaining;
+    const algorithm = limits[i]!.algorithm;
+    const limit = algorithm.limit(limits[i]!.params);
+    const taken = algorithm.unitsTaken?.(cost) ?? cost;
+    const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + taken) : outcome.remaining;
     parts.push({
       name: limits[i]!.name,
       limit,

@@ -1,13 +1,8 @@
 export { ALGORITHMS } from './algorithms/registry.js';
 export type { Algorithm, Outcome, Policy, StepResult } from './algorithms/types.js';
-export type {
-  ConcurrencyDecision,
-  ConcurrencyLimiter,
-  CreateConcurrencyLimiterOptions,
-  Lease,
-} from './concurrency-limiter.js';
+export type { ConcurrencyLimiter, CreateConcurrencyLimiterOptions } from './concurrency-limiter.js';
 export { createConcurrencyLimiter } from './concurrency-limiter.js';
-export type { Decision, LimitDecision } from './decision.js';
+export type { Decision, Lease, LimitDecision } from './decision.js';
 export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';

@@ -1,10 +1,11 @@
 import type { Policy } from './algorithms/types.js';
-import { type Decision, toDecision } from './decision.js';
+import { type Decision, type Lease, toDecision } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
 import { assertIdentity, assertPrefix, storageKeys } from './keys.js';
 import { bindRule, type RuleSpec } from './spec.js';
 import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, Clock, OperationKind, Store } from './stores/store.js';
+import { uniqueToken } from './token.js';
 
 export interface LimiterOptions {
   /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
@@ -25,8 +26,13 @@ export interface ConsumeOptions {
 export interface Limiter {
   /** The rule's limits, resolved. */
   readonly limits: readonly BoundLimit[];
-  /** Takes `cost` from every limit of the rule for `key`, or from none of them. */
+  /**
+   * Takes `cost` from every limit of the rule for `key`, or from none of them. A `concurrency`
+   * limit takes one slot (whatever the cost), returned as `decision.lease`.
+   */
   consume(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /** Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more. */
+  release(lease: Lease): Promise<void>;
   /** The decision a request of cost 1 would get now; changes nothing. */
   peek(key: string): Promise<Decision>;
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
@@ -53,11 +59,20 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   const suffixes = limits.map((limit) => `${limit.name}:${limit.algorithm.name}`);
   const policies: Policy[] = limits.map((limit) => limit.algorithm.policy(limit.params));
 
-  async function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
+  const holdsLeases = limits.some((limit) => limit.algorithm.release !== undefined);
+
+  async function run(kind: OperationKind, key: string, cost: number, token = ''): Promise<Decision> {
     assertIdentity(key);
     const keys = storageKeys(prefix, key, suffixes);
-    const result = await store.execute({ kind, keys, limits, cost, token: '', nowMs: clock?.() });
+    const result = await store.execute({ kind, keys, limits, cost, token, nowMs: clock?.() });
     return toDecision(kind, result, limits, policies, cost);
+  }
+
+  async function consumeWithLease(key: string, cost: number): Promise<Decision> {
+    const id = uniqueToken();
+    const decision = await run('consume', key, cost, id);
+    if (decision.allowed) decision.lease = { key, id };
+    return decision;
   }
 
   return {
@@ -69,7 +84,13 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
           new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
         );
       }
-      return run('consume', key, cost);
+      return holdsLeases ? consumeWithLease(key, cost) : run('consume', key, cost);
+    },
+    async release(lease) {
+      if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
+        throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
+      }
+      if (holdsLeases) await run('release', lease.key, 1, lease.id);
     },
     peek: (key) => run('peek', key, 1),
     reset: (key) => run('reset', key, 1),

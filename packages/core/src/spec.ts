@@ -43,8 +43,12 @@ export interface WarmUpSpec extends Named {
   /** How much slower than `rate` a fully cold limiter admits. Default 3. */
   coldFactor?: number;
 }
-/** For `createConcurrencyLimiter`: at most `limit` leases held at once per key, each freed after `leaseTtl` at the latest. */
-export interface ConcurrencySpec {
+/**
+ * A semaphore: at most `limit` requests in flight per key. Each admitted request holds a
+ * lease (`Decision.lease`) until `release(lease)`, or `leaseTtl` at the latest.
+ */
+export interface ConcurrencySpec extends Named {
+  algorithm: 'concurrency';
   limit: number;
   leaseTtl: Duration;
 }
@@ -63,7 +67,15 @@ export interface RateShorthand extends Named, ReserveMode {
   burst?: number;
 }
 
-export type LimitSpec = GcraSpec | TokenBucketSpec | FixedWindowSpec | WarmUpSpec | QpsShorthand | PerPeriodShorthand | RateShorthand;
+export type LimitSpec =
+  | GcraSpec
+  | TokenBucketSpec
+  | FixedWindowSpec
+  | WarmUpSpec
+  | ConcurrencySpec
+  | QpsShorthand
+  | PerPeriodShorthand
+  | RateShorthand;
 
 const PER_PERIOD: Record<string, string> = { perSecond: '1s', perMinute: '1m', perHour: '1h', perDay: '1d' };
 const SHORTHANDS = ['qps', 'rate', ...Object.keys(PER_PERIOD)];
@@ -136,22 +148,11 @@ export type RuleSpec = LimitSpec | { limits: readonly LimitSpec[] };
 /** Validates a rule and resolves each of its limits; errors name the offending field. */
 export function bindRule(rule: unknown): BoundLimit[] {
   if (!isRecord(rule)) throw invalidSpec('spec', 'must be an object', rule);
-  if (rule.limits === undefined)
-    return [
-      withoutLeases(
-        bindLimit(rule, 'spec', () => 'default'),
-        'spec',
-      ),
-    ];
+  if (rule.limits === undefined) return [bindLimit(rule, 'spec', () => 'default')];
   if (!Array.isArray(rule.limits) || rule.limits.length === 0) {
     throw invalidSpec('limits', 'must be a non-empty array of limit specs', rule.limits);
   }
-  const bound = rule.limits.map((raw, i) =>
-    withoutLeases(
-      bindLimit(raw, `limits[${i}]`, (algorithm) => `${algorithm}-${i}`),
-      `limits[${i}]`,
-    ),
-  );
+  const bound = rule.limits.map((raw, i) => bindLimit(raw, `limits[${i}]`, (algorithm) => `${algorithm}-${i}`));
   const seen = new Set<string>();
   for (const [i, limit] of bound.entries()) {
     if (seen.has(limit.name)) {
@@ -160,20 +161,4 @@ export function bindRule(rule: unknown): BoundLimit[] {
     seen.add(limit.name);
   }
   return bound;
-}
-
-/** Leases must be released, which a rule's `consume` cannot do: they have their own limiter. */
-function withoutLeases(limit: BoundLimit, path: string): BoundLimit {
-  if (limit.algorithm.release !== undefined) {
-    throw invalidSpec(`${path}.algorithm`, `"${limit.algorithm.name}" holds leases: use createConcurrencyLimiter`, limit.algorithm.name);
-  }
-  return limit;
-}
-
-/** Validates the limit of `createConcurrencyLimiter`; errors name the offending field. */
-export function bindConcurrencyLimit(spec: Record<string, unknown>): BoundLimit {
-  if (spec.algorithm !== undefined && spec.algorithm !== 'concurrency') {
-    throw invalidSpec('spec.algorithm', 'must be "concurrency" (or absent) for createConcurrencyLimiter', spec.algorithm);
-  }
-  return bindLimit({ ...spec, algorithm: 'concurrency' }, 'spec', () => 'default');
 }

@@ -29,8 +29,8 @@ describe('warm-up and reserve-mode specs are validated with the field named', ()
     [{ algorithm: 'fixed-window', limit: 5, window: '1s', mode: 'reserve', maxDelay: '1s' }, 'spec.mode'],
     [{ qps: 10, mode: 'reserve' }, 'spec.maxDelay'],
     [{ limits: [{ qps: 10 }, { perMinute: 10, mode: 'reserve', maxDelay: 0 }] }, 'limits[1].maxDelay'],
-    [{ algorithm: 'concurrency', limit: 5, leaseTtl: '1m' }, 'spec.algorithm'],
-    [{ limits: [{ algorithm: 'concurrency', limit: 5, leaseTtl: '1m' }] }, 'limits[0].algorithm'],
+    [{ algorithm: 'concurrency', limit: 5 }, 'spec.leaseTtl'],
+    [{ limits: [{ qps: 1 }, { algorithm: 'concurrency', limit: 0, leaseTtl: '1m' }] }, 'limits[1].limit'],
   ])('%j → %s', (spec, field) => {
     const error = errorOf(() => createLimiter(spec as never));
     expect(error.code).toBe('ERR_TOLLGATE_INVALID_SPEC');
@@ -55,6 +55,7 @@ describe('createConcurrencyLimiter validates its options', () => {
     [{ limit: 3, leaseTtl: '-1s' }, 'spec.leaseTtl', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3, leaseTtl: '1m', rate: 5 }, 'spec.rate', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3, leaseTtl: '1m', algorithm: 'gcra' }, 'spec.algorithm', 'ERR_TOLLGATE_INVALID_SPEC'],
+    [{ limit: 3, leaseTtl: '1m', limits: [{ qps: 1 }] }, 'spec.limits', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3, leaseTtl: '1m', prefix: 'a b' }, 'prefix', 'ERR_TOLLGATE_INVALID_OPTION'],
     [{ limit: 3, leaseTtl: '1m', clock: 5 }, 'clock', 'ERR_TOLLGATE_INVALID_OPTION'],
     [{ limit: 3, leaseTtl: '1m', store: {} }, 'store', 'ERR_TOLLGATE_INVALID_OPTION'],

@@ -44,6 +44,8 @@ export interface Algorithm<P, S> {
   luaArgs(params: P): readonly number[];
   /** What `Decision.limit` reports: the most that can ever pass at once. */
   limit(params: P): number;
+  /** Units of `remaining` a request of `cost` takes; default `cost` (a lease takes one slot whatever the cost). */
+  unitsTaken?(cost: number): number;
   policy(params: P): Policy;
   /** `token` is unique to the operation (see StoreOperation.token). */
   step(state: S | undefined, nowMs: number, params: P, cost: number, token: string): StepResult<S>;

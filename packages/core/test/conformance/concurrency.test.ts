@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConcurrencyLimiter } from '../../src/index.js';
+import { createConcurrencyLimiter, createLimiter, type Duration } from '../../src/index.js';
 import { type ConcurrencyStep, playConcurrencyTrace } from '../helpers/concurrency-trace.js';
 import { type StoreUnderTest, startBackends } from '../helpers/stores.js';
 import { concurrencySpecArbitrary, concurrencyTraceArbitrary, startArbitrary } from './arbitraries.js';
@@ -18,7 +18,7 @@ afterAll(() => close?.());
 let prefixCounter = 0;
 
 describe.each(['memory', 'redis', 'cluster'] as const)('concurrency seed traces on the %s store', (name) => {
-  function setup(limit: number, leaseTtl: string) {
+  function setup(limit: number, leaseTtl: Duration) {
     let now = Date.UTC(2026, 5, 1, 12);
     const { store } = backends.find((b) => b.name === name)!;
     const limiter = createConcurrencyLimiter({ limit, leaseTtl, store, clock: () => now, prefix: `conc${prefixCounter++}` });
@@ -70,6 +70,35 @@ describe.each(['memory', 'redis', 'cluster'] as const)('concurrency seed traces 
     expect(await limiter.reset('a')).toMatchObject({ allowed: true, remaining: 0 });
     expect((await limiter.acquire('a')).allowed).toBe(true);
     expect((await limiter.acquire('b')).allowed).toBe(false);
+  });
+
+  it('a concurrency limit in a multi-limit rule: a lease only when every limit admits', async () => {
+    const { store } = backends.find((b) => b.name === name)!;
+    const limiter = createLimiter({
+      limits: [
+        { name: 'second', qps: 1, burst: 3 },
+        { name: 'in-flight', algorithm: 'concurrency', limit: 2, leaseTtl: '1m' },
+      ],
+      store,
+      clock: () => Date.UTC(2026, 5, 1, 12),
+      prefix: `conc${prefixCounter++}`,
+    });
+    const first = await limiter.consume('user-1');
+    expect(first).toMatchObject({ allowed: true, lease: { key: 'user-1' } });
+    expect((await limiter.consume('user-1')).allowed).toBe(true);
+    // Both slots taken: denied by 'in-flight', and the per-second limit keeps its last token.
+    const busy = await limiter.consume('user-1');
+    expect(busy).toMatchObject({ allowed: false, limitName: 'in-flight', retryAfterMs: 60_000 });
+    expect(busy.lease).toBeUndefined();
+    expect(busy.limits[0]).toMatchObject({ name: 'second', allowed: true, remaining: 1 });
+    await limiter.release(first.lease!);
+    // Denied by the rate limit: no slot is taken, and a request holds one slot whatever its cost.
+    const costly = await limiter.consume('user-1', { cost: 2 });
+    expect(costly).toMatchObject({ allowed: false, limitName: 'second' });
+    expect(costly.limits[1]).toMatchObject({ name: 'in-flight', allowed: true, remaining: 1 });
+    const last = await limiter.consume('user-1');
+    expect(last).toMatchObject({ allowed: true, remaining: 0 });
+    expect(last.lease!.id).not.toBe(first.lease!.id);
   });
 
   it('lease ids are unique even for simultaneous acquires', async () => {

@@ -1,4 +1,4 @@
-import { type ConcurrencySpec, createConcurrencyLimiter, type Decision, type Lease, type Store } from '../../src/index.js';
+import { type CreateConcurrencyLimiterOptions, createConcurrencyLimiter, type Decision, type Lease, type Store } from '../../src/index.js';
 
 export type ConcurrencyStep =
   | { op: 'acquire'; advanceMs: number }
@@ -18,7 +18,7 @@ let traceCounter = 0;
  */
 export async function playConcurrencyTrace(
   store: Store,
-  spec: ConcurrencySpec,
+  spec: Pick<CreateConcurrencyLimiterOptions, 'limit' | 'leaseTtl'>,
   steps: readonly ConcurrencyStep[],
   startMs: number,
 ): Promise<ComparableDecision[]> {

@@ -5,12 +5,12 @@
 //   hold <url> <prefix> <spec> <count>: takes `count` leases, reports them and never releases.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { type ConcurrencySpec, createConcurrencyLimiter, RedisStore } from '../../src/index.js';
+import { type CreateConcurrencyLimiterOptions, createConcurrencyLimiter, RedisStore } from '../../src/index.js';
 
 const [mode, url, prefix, specJson, ...counts] = process.argv.slice(2);
 const client = new Redis(url!);
 const limiter = createConcurrencyLimiter({
-  ...(JSON.parse(specJson!) as ConcurrencySpec),
+  ...(JSON.parse(specJson!) as CreateConcurrencyLimiterOptions),
   store: new RedisStore({ client }),
   prefix: prefix!,
 });
