@@ -25,8 +25,9 @@ export interface ConcurrencyLimiter {
  * process), after `leaseTtl`. The same as `createLimiter({ algorithm: 'concurrency', ... })`.
  */
 export function createConcurrencyLimiter(options: CreateConcurrencyLimiterOptions): ConcurrencyLimiter {
+  if (typeof options !== 'object' || options === null) throw invalidSpec('spec', 'must be an object', options);
   for (const field of ['algorithm', 'limits'] as const) {
-    const value = (options as unknown as Record<string, unknown> | null)?.[field];
+    const value = (options as unknown as Record<string, unknown>)[field];
     if (value !== undefined) throw invalidSpec(`spec.${field}`, 'is not an option of createConcurrencyLimiter', value);
   }
   const limiter = createLimiter({ ...options, algorithm: 'concurrency' });

@@ -56,6 +56,7 @@ describe('createConcurrencyLimiter validates its options', () => {
     [{ limit: 3, leaseTtl: '1m', rate: 5 }, 'spec.rate', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3, leaseTtl: '1m', algorithm: 'gcra' }, 'spec.algorithm', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3, leaseTtl: '1m', limits: [{ qps: 1 }] }, 'spec.limits', 'ERR_TOLLGATE_INVALID_SPEC'],
+    [null, 'spec', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3, leaseTtl: '1m', prefix: 'a b' }, 'prefix', 'ERR_TOLLGATE_INVALID_OPTION'],
     [{ limit: 3, leaseTtl: '1m', clock: 5 }, 'clock', 'ERR_TOLLGATE_INVALID_OPTION'],
     [{ limit: 3, leaseTtl: '1m', store: {} }, 'store', 'ERR_TOLLGATE_INVALID_OPTION'],
