@@ -6,10 +6,13 @@ export interface LimitInfo {
   name: string;
   limit: number;
   policy: Policy;
+  /** Units a request of this cost takes from the limit (a lease takes one slot whatever the cost). */
+  unitsTaken: (cost: number) => number;
 }
 
-export function limitInfo(limit: BoundLimit): LimitInfo {
-  return { name: limit.name, limit: limit.algorithm.limit(limit.params), policy: limit.algorithm.policy(limit.params) };
+export function limitInfo({ name, algorithm, params }: BoundLimit): LimitInfo {
+  const unitsTaken = algorithm.unitsTaken?.bind(algorithm) ?? ((cost: number) => cost);
+  return { name, limit: algorithm.limit(params), policy: algorithm.policy(params), unitsTaken };
 }
 
 /** One limit's part in a decision. */
@@ -19,6 +22,14 @@ export interface LimitDecision extends Outcome {
   limit: number;
   /** For `RateLimit-Policy`: `quota` per `windowMs`. */
   policy: Policy;
+}
+
+/** A slot of a `concurrency` limit held by an admitted request: give it back with `release`. */
+export interface Lease {
+  /** The identity the slot was taken for. */
+  readonly key: string;
+  /** Unique to this lease, across processes: the member stored for it. */
+  readonly id: string;
 }
 
 export interface Decision {
@@ -35,6 +46,8 @@ export interface Decision {
   limitName: string;
   /** Every limit of the rule, in the order they were declared. */
   limits: LimitDecision[];
+  /** Present when a consume was admitted by a rule with a `concurrency` limit: the slot it holds. */
+  lease?: Lease;
 }
 
 /** Folds the per-limit outcomes of one store operation into the decision the caller sees. */
@@ -60,9 +73,10 @@ function multiLimitDecision(kind: OperationKind, result: StoreResult, infos: rea
   const allowed = kind === 'consume' ? result.committed : result.outcomes.every((o) => o.allowed);
   for (let i = 0; i < infos.length; i++) {
     const outcome = result.outcomes[i]!;
-    const { name, limit, policy } = infos[i]!;
-    // A consume that another limit refused left this one untouched: undo the cost its step assumed.
-    const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + cost) : outcome.remaining;
+    const { name, limit, policy, unitsTaken } = infos[i]!;
+    // A consume that another limit refused left this one untouched: undo what its step assumed taken.
+    const taken = unitsTaken(cost);
+    const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + taken) : outcome.remaining;
     parts.push({
       name,
       limit,

@@ -1,6 +1,8 @@
 export { ALGORITHMS } from './algorithms/registry.js';
 export type { Algorithm, Outcome, Policy, StepResult } from './algorithms/types.js';
-export type { Decision, LimitDecision } from './decision.js';
+export type { ConcurrencyLimiter, CreateConcurrencyLimiterOptions } from './concurrency-limiter.js';
+export { createConcurrencyLimiter } from './concurrency-limiter.js';
+export type { Decision, Lease, LimitDecision } from './decision.js';
 export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
@@ -10,6 +12,7 @@ export type { ConsumeOptions, CreateLimiterOptions, Limiter, LimiterOptions } fr
 export { createLimiter } from './limiter.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';
 export type {
+  ConcurrencySpec,
   FixedWindowSpec,
   GcraSpec,
   LimitSpec,
@@ -18,6 +21,7 @@ export type {
   RateShorthand,
   RuleSpec,
   TokenBucketSpec,
+  WarmUpSpec,
 } from './spec.js';
 export { bindRule } from './spec.js';
 export type { MemoryStoreOptions } from './stores/memory-store.js';

@@ -1,9 +1,10 @@
-import { type Decision, limitInfo, toDecision } from './decision.js';
+import { type Decision, type Lease, limitInfo, toDecision } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
 import { assertIdentity, assertPrefix, encodeIdentity, keyspacesFor } from './keys.js';
 import { bindRule, type RuleSpec } from './spec.js';
 import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, Clock, OperationKind, Store } from './stores/store.js';
+import { uniqueToken } from './token.js';
 
 export interface LimiterOptions {
   /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
@@ -24,8 +25,13 @@ export interface ConsumeOptions {
 export interface Limiter {
   /** The rule's limits, resolved. */
   readonly limits: readonly BoundLimit[];
-  /** Takes `cost` from every limit of the rule for `key`, or from none of them. */
+  /**
+   * Takes `cost` from every limit of the rule for `key`, or from none of them. A `concurrency`
+   * limit takes one slot (whatever the cost), returned as `decision.lease`.
+   */
   consume(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /** Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more. */
+  release(lease: Lease): Promise<void>;
   /** The decision a request of cost 1 would get now; changes nothing. */
   peek(key: string): Promise<Decision>;
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
@@ -57,15 +63,24 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   // The memory store never waits: skipping its promise keeps the in-process path lean.
   const memory = store instanceof MemoryStore ? store : undefined;
 
-  function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
+  const holdsLeases = limits.some((limit) => limit.algorithm.release !== undefined);
+
+  function run(kind: OperationKind, key: string, cost: number, token = ''): Promise<Decision> {
     try {
       assertIdentity(key);
-      const operation = { kind, identity: encodeIdentity(key), keyspaces, limits, cost, token: '', nowMs: clock?.() };
+      const operation = { kind, identity: encodeIdentity(key), keyspaces, limits, cost, token, nowMs: clock?.() };
       if (memory !== undefined) return Promise.resolve(toDecision(kind, memory.executeSync(operation), infos, cost));
       return store.execute(operation).then((result) => toDecision(kind, result, infos, cost));
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  async function consumeWithLease(key: string, cost: number): Promise<Decision> {
+    const id = uniqueToken();
+    const decision = await run('consume', key, cost, id);
+    if (decision.allowed) decision.lease = { key, id };
+    return decision;
   }
 
   return {
@@ -77,7 +92,13 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
           new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
         );
       }
-      return run('consume', key, cost);
+      return holdsLeases ? consumeWithLease(key, cost) : run('consume', key, cost);
+    },
+    async release(lease) {
+      if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
+        throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
+      }
+      if (holdsLeases) await run('release', lease.key, 1, lease.id);
     },
     peek: (key) => run('peek', key, 1),
     reset: (key) => run('reset', key, 1),

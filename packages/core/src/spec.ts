@@ -8,13 +8,21 @@ interface Named {
   name?: string;
 }
 
-export interface GcraSpec extends Named {
+/** SmoothBursty: `mode: 'reserve'` borrows future permits, admitting with `delayMs` up to `maxDelay`. */
+interface ReserveMode {
+  /** `'reject'` (default) denies a request short of permits; `'reserve'` borrows them and delays it. */
+  mode?: 'reject' | 'reserve';
+  /** Reserve mode: the longest `delayMs` a request may be given. Required with `mode: 'reserve'`. */
+  maxDelay?: Duration;
+}
+
+export interface GcraSpec extends Named, ReserveMode {
   algorithm: 'gcra';
   rate: number;
   period?: Duration;
   burst?: number;
 }
-export interface TokenBucketSpec extends Named {
+export interface TokenBucketSpec extends Named, ReserveMode {
   algorithm: 'token-bucket';
   capacity: number;
   refillPerSecond?: number;
@@ -26,26 +34,48 @@ export interface FixedWindowSpec extends Named {
   limit: number;
   window: Duration;
 }
+/** Guava SmoothWarmingUp: after idleness starts at `rate / coldFactor`, reaching `rate` over `warmup`. */
+export interface WarmUpSpec extends Named {
+  algorithm: 'warm-up';
+  rate: number;
+  period?: Duration;
+  warmup: Duration;
+  /** How much slower than `rate` a fully cold limiter admits. Default 3. */
+  coldFactor?: number;
+}
+/**
+ * A semaphore: at most `limit` requests in flight per key. Each admitted request holds a
+ * lease (`Decision.lease`) until `release(lease)`, or `leaseTtl` at the latest.
+ */
+export interface ConcurrencySpec extends Named {
+  algorithm: 'concurrency';
+  limit: number;
+  leaseTtl: Duration;
+}
 /** `{ qps: 10, burst: 5 }`: GCRA at 10 per second, 5 at once. */
-export interface QpsShorthand extends Named {
+export interface QpsShorthand extends Named, ReserveMode {
   qps: number;
   burst?: number;
 }
 /** `{ perMinute: 300 }`: GCRA at 300 per minute; burst defaults to the same number. */
-export type PerPeriodShorthand = Named & { burst?: number } & (
-    | { perSecond: number }
-    | { perMinute: number }
-    | { perHour: number }
-    | { perDay: number }
-  );
+export type PerPeriodShorthand = Named &
+  ReserveMode & { burst?: number } & ({ perSecond: number } | { perMinute: number } | { perHour: number } | { perDay: number });
 /** `{ rate: 100, period: '1m' }`: GCRA. */
-export interface RateShorthand extends Named {
+export interface RateShorthand extends Named, ReserveMode {
   rate: number;
   period: Duration;
   burst?: number;
 }
 
-export type LimitSpec = GcraSpec | TokenBucketSpec | FixedWindowSpec | QpsShorthand | PerPeriodShorthand | RateShorthand;
+export type LimitSpec =
+  | GcraSpec
+  | TokenBucketSpec
+  | FixedWindowSpec
+  | WarmUpSpec
+  | ConcurrencySpec
+  | QpsShorthand
+  | PerPeriodShorthand
+  | RateShorthand;
 
 const PER_PERIOD: Record<string, string> = { perSecond: '1s', perMinute: '1m', perHour: '1h', perDay: '1d' };
 const SHORTHANDS = ['qps', 'rate', ...Object.keys(PER_PERIOD)];
@@ -53,9 +83,11 @@ const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Fields each algorithm's spec may carry; anything else is a typo worth an error. */
 const ALLOWED_FIELDS: Record<string, readonly string[]> = {
-  gcra: ['rate', 'period', 'burst'],
-  'token-bucket': ['capacity', 'refillPerSecond', 'refillAmount', 'refillInterval'],
+  gcra: ['rate', 'period', 'burst', 'mode', 'maxDelay'],
+  'token-bucket': ['capacity', 'refillPerSecond', 'refillAmount', 'refillInterval', 'mode', 'maxDelay'],
   'fixed-window': ['limit', 'window'],
+  'warm-up': ['rate', 'period', 'warmup', 'coldFactor'],
+  concurrency: ['limit', 'leaseTtl'],
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

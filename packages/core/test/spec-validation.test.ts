@@ -105,8 +105,8 @@ describe('shorthands resolve to GCRA', () => {
     expect(minute).toMatchObject({ name: 'default', params: { burst: 300, intervalUs: 200_000 } });
     const [qps] = createLimiter({ qps: 10, burst: 5 }).limits;
     expect(qps?.algorithm.name).toBe('gcra');
-    expect(qps?.params).toEqual({ burst: 5, intervalUs: 100_000 });
+    expect(qps?.params).toEqual({ burst: 5, intervalUs: 100_000, maxDelayUs: 0 });
     const [rate] = createLimiter({ rate: 100, period: '1m' }).limits;
-    expect(rate?.params).toEqual({ burst: 100, intervalUs: 600_000 });
+    expect(rate?.params).toEqual({ burst: 100, intervalUs: 600_000, maxDelayUs: 0 });
   });
 });

@@ -1,3 +1,4 @@
+import { parseDuration } from '../duration.js';
 import { invalidSpec } from '../errors.js';
 
 /** A finite number > 0. */
@@ -16,4 +17,19 @@ export function positiveInteger(spec: Readonly<Record<string, unknown>>, key: st
     throw invalidSpec(`${path}.${key}`, 'must be a whole number >= 1', spec[key]);
   }
   return value;
+}
+
+/**
+ * `mode: 'reserve'` with `maxDelay` (SmoothBursty): the most a request may wait for borrowed
+ * permits, in ms. 0 in the default `mode: 'reject'`, where nothing is borrowed.
+ */
+export function reserveDelayMs(spec: Readonly<Record<string, unknown>>, path: string): number {
+  const mode = spec.mode ?? 'reject';
+  if (mode !== 'reject' && mode !== 'reserve') throw invalidSpec(`${path}.mode`, "must be 'reject' or 'reserve'", mode);
+  if (mode === 'reject') {
+    if (spec.maxDelay !== undefined) throw invalidSpec(`${path}.maxDelay`, "is only used with mode: 'reserve'", spec.maxDelay);
+    return 0;
+  }
+  if (spec.maxDelay === undefined) throw invalidSpec(`${path}.maxDelay`, "is required with mode: 'reserve'", undefined);
+  return parseDuration(spec.maxDelay, `${path}.maxDelay`);
 }

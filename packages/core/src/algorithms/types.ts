@@ -31,7 +31,8 @@ export interface Policy {
  * One algorithm, twice: `step` for the memory store and a Lua step (registered under
  * the same `name` in the Redis script) that must make the same decisions. The Lua entry is
  * `ALGOS[name] = { n = <param count>, step = function(key, p, cost, now, token) ... end,
- * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms> }`.
+ * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms>,
+ * release = <optional function(key, p, now, token), with the TypeScript `release`> }`.
  */
 export interface Algorithm<P, S> {
   readonly name: string;
@@ -43,9 +44,16 @@ export interface Algorithm<P, S> {
   luaArgs(params: P): readonly number[];
   /** What `Decision.limit` reports: the most that can ever pass at once. */
   limit(params: P): number;
+  /** Units of `remaining` a request of `cost` takes; default `cost` (a lease takes one slot whatever the cost). */
+  unitsTaken?(cost: number): number;
   policy(params: P): Policy;
   /** `token` is unique to the operation (see StoreOperation.token). */
   step(state: S | undefined, nowMs: number, params: P, cost: number, token: string): StepResult<S>;
+  /**
+   * Algorithms holding one member per admitted request (leases): gives back the member
+   * `token` added. Returns the state to keep (undefined: none) and for how long.
+   */
+  release?(state: S | undefined, nowMs: number, params: P, token: string): Pick<StepResult<S>, 'next' | 'ttlMs'>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param and state type

@@ -1,6 +1,6 @@
 -- Runs a batch of operations, in order, atomically.
 -- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), op_count, then per op:
---   kind ('c' consume | 'p' peek | 'r' reset), now_ms ('' = Redis TIME), cost,
+--   kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease `token`, then peek), now_ms ('' = Redis TIME), cost,
 --   token (a string unique to the op, for algorithms that store per-request members; may be ''), limit_count,
 --   then per limit: algorithm name followed by its params.
 -- KEYS: one per limit, in the same order.
@@ -36,6 +36,7 @@ for _ = 1, tonumber(ARGV[2]) do
     local key = KEYS[k]
     k = k + 1
     if kind == 'r' then redis.call('DEL', key) end
+    if kind == 'l' and algo.release then algo.release(key, p, now, token) end
     local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, cost, now, token)
     local r = #reply
     reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = allowed, remaining, reset, retry, delay

@@ -1,7 +1,7 @@
 import type { Outcome, StepResult } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
 import type { Keyspace } from '../keys.js';
-import type { Clock, Store, StoreOperation, StoreResult } from './store.js';
+import type { BoundLimit, Clock, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface MemoryStoreOptions {
   /** Epoch-millisecond clock; tests pass a virtual one. Default `Date.now`. */
@@ -56,13 +56,15 @@ export class MemoryStore implements Store {
   /** Same as `execute`, without the promise: the memory store never waits. */
   executeSync(operation: StoreOperation): StoreResult {
     const now = operation.nowMs ?? this.clock();
-    return operation.limits.length === 1 ? this.executeOne(operation, now) : this.executeAll(operation, now);
+    const { kind, limits } = operation;
+    return limits.length === 1 && (kind === 'consume' || kind === 'peek')
+      ? this.executeOne(operation, now)
+      : this.executeAll(operation, now);
   }
 
   /** The common single-limit rule: one lookup, state updated in place. */
   private executeOne({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
     const space = this.space(keyspaces[0]!);
-    if (kind === 'reset') this.remove(space, identity);
     let entry = space.get(identity);
     if (entry !== undefined && entry.expiresAtMs <= now) {
       this.remove(space, identity);
@@ -89,6 +91,7 @@ export class MemoryStore implements Store {
       const space = this.space(keyspaces[i]!);
       if (kind === 'reset') this.remove(space, identity);
       const limit = limits[i]!;
+      if (kind === 'release') this.release(space, identity, now, limit, token);
       const result = limit.algorithm.step(this.read(space, identity, now), now, limit.params, cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
@@ -110,6 +113,13 @@ export class MemoryStore implements Store {
       this.spaces.set(keyspace, space);
     }
     return space;
+  }
+
+  private release(space: Map<string, Entry>, identity: string, now: number, limit: BoundLimit, token: string): void {
+    if (limit.algorithm.release === undefined) return;
+    const { next, ttlMs } = limit.algorithm.release(this.read(space, identity, now), now, limit.params, token);
+    if (next === undefined) this.remove(space, identity);
+    else this.write(space, identity, next, now + ttlMs, now);
   }
 
   private read(space: Map<string, Entry>, identity: string, now: number): unknown {

@@ -13,7 +13,8 @@ export interface BoundLimit {
   readonly luaArgs: readonly string[];
 }
 
-export type OperationKind = 'consume' | 'peek' | 'reset';
+/** `release` gives back the lease named by `token` (algorithms with `release`), then answers like `peek`. */
+export type OperationKind = 'consume' | 'peek' | 'reset' | 'release';
 
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {

@@ -30,7 +30,54 @@ export const specArbitraries: Record<string, fc.Arbitrary<LimitSpec>> = {
     limit: fc.integer({ min: 1, max: 12 }),
     window: periodMs,
   }),
+  'warm-up': fc.record(
+    {
+      algorithm: fc.constant('warm-up' as const),
+      rate: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0.5, 2.5, 3, 7, 1000 / 7)),
+      period: periodMs,
+      warmup: fc.constantFrom(100, 1000, 3000, 7000, 60_000),
+      coldFactor: fc.constantFrom(1, 1.5, 2, 3, 10),
+    },
+    { requiredKeys: ['algorithm', 'rate', 'period', 'warmup'] },
+  ),
+  'gcra (reserve)': fc.record({
+    algorithm: fc.constant('gcra' as const),
+    rate: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0.5, 2.5, 3, 7, 1000 / 7)),
+    period: periodMs,
+    burst: fc.integer({ min: 1, max: 12 }),
+    mode: fc.constant('reserve' as const),
+    maxDelay: fc.constantFrom(1, 99, 250, 1000, 7000),
+  }),
+  'token-bucket (reserve)': fc.record({
+    algorithm: fc.constant('token-bucket' as const),
+    capacity: fc.integer({ min: 1, max: 12 }),
+    refillPerSecond: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0.5, 2.5, 1 / 3, 1000 / 7)),
+    mode: fc.constant('reserve' as const),
+    maxDelay: fc.constantFrom(1, 99, 250, 1000, 7000),
+  }),
 };
+
+export const concurrencySpecArbitrary = fc.record({
+  limit: fc.integer({ min: 1, max: 6 }),
+  leaseTtl: fc.constantFrom(1, 100, 250, 1000, 7000),
+});
+
+/** Acquires, releases of a lease taken earlier in the trace (`pick` chooses which, maybe already freed), peeks, resets. */
+export const concurrencyTraceArbitrary = fc.array(
+  fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc.record({ op: fc.constant('acquire' as const), advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3000 })) }),
+    },
+    {
+      weight: 6,
+      arbitrary: fc.record({ op: fc.constant('release' as const), advanceMs: fc.integer({ min: 0, max: 400 }), pick: fc.nat() }),
+    },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant('peek' as const), advanceMs: fc.integer({ min: 0, max: 400 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('reset' as const), advanceMs: fc.integer({ min: 0, max: 400 }) }) },
+  ),
+  { minLength: 1, maxLength: 30 },
+);
 
 /** Mostly consumes, some peeks and resets; time moves by 0 (simultaneous) up to a few seconds. */
 export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(

@@ -1,20 +1,22 @@
 -- GCRA, "future state" variant: mirrors algorithms/gcra/model.ts line for line.
--- p = { interval_us, burst }; state: the TAT in epoch microseconds.
-ALGOS['gcra'] = { n = 2, step = function(key, p, cost, now)
-  local interval, burst = p[1], p[2]
+-- p = { interval_us, burst, max_delay_us (0 unless reserve mode) }; state: the TAT in epoch microseconds.
+ALGOS['gcra'] = { n = 3, step = function(key, p, cost, now)
+  local interval, burst, max_delay = p[1], p[2], p[3]
   local now_us = now * 1000
   local tolerance = interval * burst
   local tat = tonumber(redis.call('GET', key))
   local base = now_us
   if tat and tat >= now_us then base = tat end
-  local remaining = math.max(0, math.floor((now_us + tolerance - base) / interval))
+  local remaining = math.max(0, math.floor((now_us + tolerance + max_delay - base) / interval))
   local reset = math.ceil((base - now_us) / 1000)
-  if cost > burst then return 0, remaining, reset, INFINITE, 0 end
+  if interval * cost > tolerance + max_delay then return 0, remaining, reset, INFINITE, 0 end
   local new_tat = base + interval * cost
   local allow_at = new_tat - tolerance
-  if now_us < allow_at then
-    return 0, remaining, reset, math.ceil((allow_at - now_us) / 1000), 0
+  if now_us + max_delay < allow_at then
+    return 0, remaining, reset, math.ceil((allow_at - max_delay - now_us) / 1000), 0
   end
   reset = math.ceil((new_tat - now_us) / 1000)
-  return 1, math.floor((now_us + tolerance - new_tat) / interval), reset, 0, 0, num(new_tat), reset
+  local delay = 0
+  if allow_at > now_us then delay = math.ceil((allow_at - now_us) / 1000) end
+  return 1, math.floor((now_us + tolerance + max_delay - new_tat) / interval), reset, 0, delay, num(new_tat), reset
 end }

@@ -1,6 +1,6 @@
 import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
-import { positiveInteger, positiveNumber } from '../fields.js';
+import { positiveInteger, positiveNumber, reserveDelayMs } from '../fields.js';
 import type { Algorithm } from '../types.js';
 import gcraLua from './gcra.lua';
 
@@ -8,6 +8,8 @@ export interface GcraParams {
   /** Emission interval T in whole microseconds: integer arithmetic keeps both stores exact. */
   intervalUs: number;
   burst: number;
+  /** Reserve mode: how far beyond the burst a request may borrow, as a wait in microseconds; 0 rejects instead. */
+  maxDelayUs: number;
 }
 
 /** Theoretical arrival time in epoch microseconds. */
@@ -15,7 +17,9 @@ export type GcraState = number;
 
 /**
  * GCRA, "future state" variant (seed 004): the TAT a request would leave behind is
- * checked before it is admitted, so exactly `burst` simultaneous requests pass.
+ * checked before it is admitted, so exactly `burst` simultaneous requests pass. In reserve
+ * mode a request beyond the burst is admitted with `delayMs` (the wait until its emission
+ * time) when that wait is at most `maxDelay`.
  */
 export const gcra: Algorithm<GcraParams, GcraState> = {
   name: 'gcra',
@@ -27,35 +31,35 @@ export const gcra: Algorithm<GcraParams, GcraState> = {
     const burst = positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate)));
     const intervalUs = Math.round((periodMs * 1000) / rate);
     if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
-    return { intervalUs, burst };
+    return { intervalUs, burst, maxDelayUs: reserveDelayMs(spec, path) * 1000 };
   },
 
-  luaArgs: (p) => [p.intervalUs, p.burst],
-  limit: (p) => p.burst,
+  luaArgs: (p) => [p.intervalUs, p.burst, p.maxDelayUs],
+  limit: (p) => p.burst + Math.floor(p.maxDelayUs / p.intervalUs),
   policy: (p) => ({ quota: p.burst, windowMs: (p.intervalUs * p.burst) / 1000 }),
 
-  step(tat, nowMs, { intervalUs, burst }, cost) {
+  step(tat, nowMs, { intervalUs, burst, maxDelayUs }, cost) {
     const nowUs = nowMs * 1000;
     const tolerance = intervalUs * burst;
     const base = tat === undefined || tat < nowUs ? nowUs : tat;
-    const remaining = Math.max(0, Math.floor((nowUs + tolerance - base) / intervalUs));
+    const remaining = Math.max(0, Math.floor((nowUs + tolerance + maxDelayUs - base) / intervalUs));
     const resetAfterMs = Math.ceil((base - nowUs) / 1000);
-    if (cost > burst) {
+    if (intervalUs * cost > tolerance + maxDelayUs) {
       return { allowed: false, remaining, resetAfterMs, retryAfterMs: Infinity, delayMs: 0, next: undefined, ttlMs: 0 };
     }
     const newTat = base + intervalUs * cost;
     const allowAt = newTat - tolerance;
-    if (nowUs < allowAt) {
-      const retryAfterMs = Math.ceil((allowAt - nowUs) / 1000);
+    if (nowUs + maxDelayUs < allowAt) {
+      const retryAfterMs = Math.ceil((allowAt - maxDelayUs - nowUs) / 1000);
       return { allowed: false, remaining, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
     }
     const resetAfter = Math.ceil((newTat - nowUs) / 1000);
     return {
       allowed: true,
-      remaining: Math.floor((nowUs + tolerance - newTat) / intervalUs),
+      remaining: Math.floor((nowUs + tolerance + maxDelayUs - newTat) / intervalUs),
       resetAfterMs: resetAfter,
       retryAfterMs: 0,
-      delayMs: 0,
+      delayMs: allowAt > nowUs ? Math.ceil((allowAt - nowUs) / 1000) : 0,
       next: newTat,
       ttlMs: resetAfter,
     };

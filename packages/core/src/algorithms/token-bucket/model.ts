@@ -1,6 +1,6 @@
 import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
-import { positiveInteger, positiveNumber } from '../fields.js';
+import { positiveInteger, positiveNumber, reserveDelayMs } from '../fields.js';
 import type { Algorithm } from '../types.js';
 import tokenBucketLua from './token-bucket.lua';
 
@@ -9,6 +9,8 @@ export interface TokenBucketParams {
   /** Tokens added per `intervalMs`. */
   refill: number;
   intervalMs: number;
+  /** Reserve mode: the longest wait a request may take on by borrowing future tokens; 0 rejects instead. */
+  maxDelayMs: number;
 }
 
 /**
@@ -20,32 +22,38 @@ export interface TokenBucketState {
   lastMs: number;
 }
 
-/** Token bucket (seeds 001/002/004): holds up to `capacity` tokens, refilled continuously. */
+/**
+ * Token bucket (seeds 001/002/004): holds up to `capacity` tokens, refilled continuously.
+ * In reserve mode (SmoothBursty) the bucket may go into debt by up to `maxDelay` of refill:
+ * a request short of tokens is admitted with `delayMs`, the time until its tokens are due.
+ */
 export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
   name: 'token-bucket',
   lua: tokenBucketLua,
 
   parse(spec, path) {
     const capacity = positiveInteger(spec, 'capacity', path);
+    const maxDelayMs = reserveDelayMs(spec, path);
     if (spec.refillPerSecond !== undefined) {
       if (spec.refillAmount !== undefined || spec.refillInterval !== undefined) {
         throw invalidSpec(`${path}.refillPerSecond`, 'cannot be combined with refillAmount/refillInterval', spec.refillPerSecond);
       }
-      return { capacity, refill: positiveNumber(spec, 'refillPerSecond', path), intervalMs: 1000 };
+      return { capacity, refill: positiveNumber(spec, 'refillPerSecond', path), intervalMs: 1000, maxDelayMs };
     }
     if (spec.refillAmount === undefined) {
       throw invalidSpec(`${path}.refillPerSecond`, 'is required (or refillAmount with refillInterval)', undefined);
     }
     const refill = positiveNumber(spec, 'refillAmount', path);
-    return { capacity, refill, intervalMs: parseDuration(spec.refillInterval ?? 1000, `${path}.refillInterval`) };
+    return { capacity, refill, intervalMs: parseDuration(spec.refillInterval ?? 1000, `${path}.refillInterval`), maxDelayMs };
   },
 
-  luaArgs: (p) => [p.capacity, p.refill, p.intervalMs],
-  limit: (p) => p.capacity,
+  luaArgs: (p) => [p.capacity, p.refill, p.intervalMs, p.maxDelayMs],
+  limit: (p) => Math.floor((p.capacity * p.intervalMs + p.maxDelayMs * p.refill) / p.intervalMs),
   policy: (p) => ({ quota: p.capacity, windowMs: (p.capacity * p.intervalMs) / p.refill }),
 
-  step(state, nowMs, { capacity, refill, intervalMs }, cost) {
+  step(state, nowMs, { capacity, refill, intervalMs, maxDelayMs }, cost) {
     const full = capacity * intervalMs;
+    const borrow = maxDelayMs * refill;
     let scaled = full;
     let lastMs = nowMs;
     if (state !== undefined) {
@@ -55,9 +63,9 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
       lastMs = Math.max(nowMs, state.lastMs);
     }
     const need = cost * intervalMs;
-    const remaining = Math.floor(scaled / intervalMs);
-    if (cost > capacity || scaled < need) {
-      const retryAfterMs = cost > capacity ? Infinity : Math.ceil((need - scaled) / refill);
+    const remaining = Math.max(0, Math.floor((scaled + borrow) / intervalMs));
+    if (need - full > borrow || need - scaled > borrow) {
+      const retryAfterMs = need - full > borrow ? Infinity : Math.ceil((need - scaled - borrow) / refill);
       const resetAfterMs = Math.ceil((full - scaled) / refill);
       return { allowed: false, remaining, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
     }
@@ -65,10 +73,10 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
     const resetAfterMs = Math.ceil((full - left) / refill);
     return {
       allowed: true,
-      remaining: Math.floor(left / intervalMs),
+      remaining: Math.max(0, Math.floor((left + borrow) / intervalMs)),
       resetAfterMs,
       retryAfterMs: 0,
-      delayMs: 0,
+      delayMs: left < 0 ? Math.ceil(-left / refill) : 0,
       next: { scaled: left, lastMs },
       ttlMs: resetAfterMs,
     };

@@ -1,8 +1,9 @@
 -- Token bucket: mirrors algorithms/token-bucket/model.ts line for line.
--- p = { capacity, refill, interval_ms }; state: "<scaled tokens> <last ms>".
-ALGOS['token-bucket'] = { n = 3, step = function(key, p, cost, now)
-  local capacity, refill, interval = p[1], p[2], p[3]
+-- p = { capacity, refill, interval_ms, max_delay_ms (0 unless reserve mode) }; state: "<scaled tokens> <last ms>".
+ALGOS['token-bucket'] = { n = 4, step = function(key, p, cost, now)
+  local capacity, refill, interval, max_delay = p[1], p[2], p[3], p[4]
   local full = capacity * interval
+  local borrow = max_delay * refill
   local scaled, last = full, now
   local stored = redis.call('GET', key)
   if stored then
@@ -14,13 +15,15 @@ ALGOS['token-bucket'] = { n = 3, step = function(key, p, cost, now)
     if now > l then last = now end
   end
   local need = cost * interval
-  local remaining = math.floor(scaled / interval)
-  if cost > capacity or scaled < need then
+  local remaining = math.max(0, math.floor((scaled + borrow) / interval))
+  if need - full > borrow or need - scaled > borrow then
     local retry = INFINITE
-    if cost <= capacity then retry = math.ceil((need - scaled) / refill) end
+    if need - full <= borrow then retry = math.ceil((need - scaled - borrow) / refill) end
     return 0, remaining, math.ceil((full - scaled) / refill), retry, 0
   end
   local left = scaled - need
   local reset = math.ceil((full - left) / refill)
-  return 1, math.floor(left / interval), reset, 0, 0, pack2(left, last), reset
+  local delay = 0
+  if left < 0 then delay = math.ceil(-left / refill) end
+  return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, pack2(left, last), reset
 end }

@@ -1,0 +1,111 @@
+import { parseDuration } from '../../duration.js';
+import { invalidSpec } from '../../errors.js';
+import { positiveNumber } from '../fields.js';
+import type { Algorithm } from '../types.js';
+import warmUpLua from './warm-up.lua';
+
+/**
+ * Guava SmoothWarmingUp's constants, derived once from the spec (times in microseconds).
+ * The Lua step receives them as they are, so both stores work with the very same doubles.
+ */
+export interface WarmUpParams {
+  /** Interval between permits at the stable rate, in whole microseconds. */
+  stableUs: number;
+  /** Stored permits below which a permit costs `stableUs`. */
+  thresholdPermits: number;
+  /** Stored permits of a fully cold limiter. */
+  maxPermits: number;
+  /** How much a permit's cost grows per stored permit above the threshold. */
+  slope: number;
+  /** Idle time that stores one permit: `warmup / maxPermits`, so cooling down fully takes `warmup`. */
+  coolDownUs: number;
+}
+
+export interface WarmUpState {
+  storedPermits: number;
+  /** When the next request may pass, in whole epoch microseconds. */
+  nextFreeUs: number;
+}
+
+/**
+ * Guava's `storedPermitsToWaitTime`: the area under the cost curve (a trapezoid above the
+ * threshold, a rectangle below it) for spending `take` of the `stored` permits.
+ */
+function storedPermitsToWaitTime(stored: number, take: number, p: WarmUpParams): number {
+  const above = stored - p.thresholdPermits;
+  let micros = 0;
+  let rest = take;
+  if (above > 0) {
+    const takeAbove = Math.min(above, rest);
+    const length = p.stableUs + above * p.slope + (p.stableUs + (above - takeAbove) * p.slope);
+    micros = Math.floor((takeAbove * length) / 2);
+    rest = rest - takeAbove;
+  }
+  return micros + Math.floor(p.stableUs * rest);
+}
+
+/**
+ * Warm-up (seed 004, Guava SmoothWarmingUp), non-blocking: a request passes when the next
+ * permit is free now, and pays for its permits by pushing the next free time forward. An
+ * idle limiter stores permits up to `maxPermits`; stored permits above the threshold are
+ * expensive (up to `coldFactor` × the stable interval), so after idleness the rate ramps
+ * up linearly from rate/coldFactor to the stable rate over `warmup`.
+ */
+export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
+  name: 'warm-up',
+  lua: warmUpLua,
+
+  parse(spec, path) {
+    const rate = positiveNumber(spec, 'rate', path);
+    const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
+    const warmupUs = parseDuration(spec.warmup, `${path}.warmup`) * 1000;
+    const coldFactor = spec.coldFactor ?? 3;
+    if (typeof coldFactor !== 'number' || !Number.isFinite(coldFactor) || coldFactor < 1) {
+      throw invalidSpec(`${path}.coldFactor`, 'must be a finite number >= 1', coldFactor);
+    }
+    const stableUs = Math.round((periodMs * 1000) / rate);
+    if (stableUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
+    const coldUs = stableUs * coldFactor;
+    const thresholdPermits = (0.5 * warmupUs) / stableUs;
+    const maxPermits = thresholdPermits + (2 * warmupUs) / (stableUs + coldUs);
+    const slope = (coldUs - stableUs) / (maxPermits - thresholdPermits);
+    return { stableUs, thresholdPermits, maxPermits, slope, coolDownUs: warmupUs / maxPermits };
+  },
+
+  luaArgs: (p) => [p.stableUs, p.thresholdPermits, p.maxPermits, p.slope, p.coolDownUs],
+  limit: () => 1,
+  policy: (p) => ({ quota: 1, windowMs: p.stableUs / 1000 }),
+
+  step(state, nowMs, p, cost) {
+    const nowUs = nowMs * 1000;
+    let stored = p.maxPermits;
+    let nextFreeUs = nowUs;
+    if (state !== undefined) {
+      stored = state.storedPermits;
+      nextFreeUs = state.nextFreeUs;
+      if (nowUs > nextFreeUs) {
+        stored = Math.min(p.maxPermits, stored + (nowUs - nextFreeUs) / p.coolDownUs);
+        nextFreeUs = nowUs;
+      }
+    }
+    if (nextFreeUs > nowUs) {
+      const retryAfterMs = Math.ceil((nextFreeUs - nowUs) / 1000);
+      return { allowed: false, remaining: 0, resetAfterMs: retryAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
+    }
+    const spend = Math.min(cost, stored);
+    const waitUs = storedPermitsToWaitTime(stored, spend, p) + Math.floor((cost - spend) * p.stableUs);
+    const next = { storedPermits: stored - spend, nextFreeUs: nowUs + waitUs };
+    const resetAfterMs = Math.ceil(waitUs / 1000);
+    // Kept until fully cold again (then equal to no state), plus 1 ms against rounding.
+    const coolMs = Math.ceil(((p.maxPermits - next.storedPermits) * p.coolDownUs) / 1000);
+    return {
+      allowed: true,
+      remaining: waitUs > 0 ? 0 : 1,
+      resetAfterMs,
+      retryAfterMs: 0,
+      delayMs: 0,
+      next,
+      ttlMs: resetAfterMs + coolMs + 1,
+    };
+  },
+};

@@ -1,0 +1,42 @@
+-- Warm-up (Guava SmoothWarmingUp): mirrors algorithms/warm-up/model.ts line for line.
+-- p = { stable_us, threshold_permits, max_permits, slope, cool_down_us };
+-- state: "<stored permits> <next free epoch us>".
+local function warm_up_wait(stored, take, p)
+  local stable, threshold, slope = p[1], p[2], p[4]
+  local above = stored - threshold
+  local micros = 0
+  local rest = take
+  if above > 0 then
+    local take_above = math.min(above, rest)
+    local length = stable + above * slope + (stable + (above - take_above) * slope)
+    micros = math.floor((take_above * length) / 2)
+    rest = rest - take_above
+  end
+  return micros + math.floor(stable * rest)
+end
+
+ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now)
+  local stable, max_permits, cool = p[1], p[3], p[5]
+  local now_us = now * 1000
+  local stored, next_free = max_permits, now_us
+  local v = redis.call('GET', key)
+  if v then
+    stored, next_free = unpack2(v)
+    if now_us > next_free then
+      stored = math.min(max_permits, stored + (now_us - next_free) / cool)
+      next_free = now_us
+    end
+  end
+  if next_free > now_us then
+    local retry = math.ceil((next_free - now_us) / 1000)
+    return 0, 0, retry, retry, 0
+  end
+  local spend = math.min(cost, stored)
+  local wait = warm_up_wait(stored, spend, p) + math.floor((cost - spend) * stable)
+  local left = stored - spend
+  local reset = math.ceil(wait / 1000)
+  local cool_ms = math.ceil(((max_permits - left) * cool) / 1000)
+  local remaining = 1
+  if wait > 0 then remaining = 0 end
+  return 1, remaining, reset, 0, 0, pack2(left, now_us + wait), reset + cool_ms + 1
+end }
