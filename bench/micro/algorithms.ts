@@ -1,0 +1,62 @@
+// Decisions per second for every algorithm, and what a 3-limit rule costs against a
+// single limit, on the memory store and on Redis (coalesced, 1000 in flight), in one run.
+// Usage: pnpm bench:algorithms [--duration=2000]   (REDIS_URL=redis://… to use your own server)
+import { createLimiter, type LimitSpec, MemoryStore, RedisStore, type RuleSpec } from '@tollgate/core';
+import { RedisProcess } from '@tollgate/testing';
+import { Redis } from 'ioredis';
+import { decisionsPerSecond, printTable, type Row } from './measure.js';
+
+const durationMs = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 2000);
+const KEYS = Array.from({ length: 10_000 }, (_, i) => `client-${i}`);
+const BIG = 1_000_000;
+
+/** Limits loose enough that every request is admitted, so each algorithm does its full work. */
+const ALGORITHMS: Record<string, LimitSpec> = {
+  gcra: { algorithm: 'gcra', rate: BIG, period: '1s', burst: BIG },
+  'token-bucket': { algorithm: 'token-bucket', capacity: BIG, refillPerSecond: BIG },
+  'fixed-window': { algorithm: 'fixed-window', limit: BIG, window: '1m' },
+  'warm-up': { algorithm: 'warm-up', rate: BIG, period: '1s', warmup: '1s' },
+  'concurrency (acquire + release)': { algorithm: 'concurrency', limit: BIG, leaseTtl: '1m' },
+};
+const SINGLE: RuleSpec = { qps: BIG, burst: BIG };
+const THREE: RuleSpec = { limits: [{ qps: BIG, burst: BIG }, { perMinute: BIG }, { perDay: BIG }] };
+
+const rows: Row[] = [];
+async function measure(
+  scenario: string,
+  implementation: string,
+  inFlight: number,
+  rule: RuleSpec,
+  store: () => MemoryStore | RedisStore,
+  baseline?: string,
+) {
+  const limiter = createLimiter({ ...rule, store: store(), prefix: `bench-${rows.length}` });
+  // A concurrency slot is held until released: each operation is an acquire and its release.
+  const op =
+    'algorithm' in rule && rule.algorithm === 'concurrency'
+      ? async (i: number) => {
+          const decision = await limiter.consume(KEYS[i % KEYS.length]!);
+          if (decision.lease) await limiter.release(decision.lease);
+        }
+      : (i: number) => limiter.consume(KEYS[i % KEYS.length]!);
+  const opsPerSecond = await decisionsPerSecond(op, { inFlight, durationMs });
+  rows.push({ scenario, implementation, opsPerSecond, baseline });
+  console.error(`  ${scenario} / ${implementation}: ${Math.round(opsPerSecond).toLocaleString('en-US')}/s`);
+}
+
+const server = process.env.REDIS_URL ? undefined : await RedisProcess.start();
+const client = new Redis(process.env.REDIS_URL ?? server!.url);
+try {
+  for (const [scenario, inFlight, store] of [
+    ['memory', 1, () => new MemoryStore()],
+    ['redis, 1000 in flight', 1000, () => new RedisStore({ client })],
+  ] as const) {
+    for (const [name, spec] of Object.entries(ALGORITHMS)) await measure(scenario, name, inFlight, spec, store, 'gcra');
+    await measure(scenario, '1-limit rule (qps)', inFlight, SINGLE, store);
+    await measure(scenario, '3-limit rule (qps + perMinute + perDay)', inFlight, THREE, store, '1-limit rule (qps)');
+  }
+} finally {
+  client.disconnect();
+  await server?.stop();
+}
+printTable(rows);
