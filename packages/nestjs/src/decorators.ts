@@ -1,0 +1,9 @@
+import { SetMetadata } from '@nestjs/common';
+import type { RateLimitSpec } from './options.js';
+import { RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';
+
+/** Limits a controller (one budget shared by its handlers) or a handler (its own budget; overrides the controller's). */
+export const RateLimit = (spec: RateLimitSpec): ClassDecorator & MethodDecorator => SetMetadata(RATE_LIMIT_RULE, spec);
+
+/** Exempts a controller or a handler. On a controller, a handler's own `@RateLimit()` still applies. */
+export const SkipRateLimit = (): ClassDecorator & MethodDecorator => SetMetadata(SKIP_RATE_LIMIT, true);
