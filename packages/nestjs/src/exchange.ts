@@ -57,8 +57,8 @@ function whenDone(response: ServerResponse, callback: (statusCode: number | unde
     done = true;
     callback(statusCode);
   };
-  if (response.writableFinished) return finish(response.statusCode);
-  if (response.destroyed) return finish(undefined);
+  if (response.writableFinished) finish(response.statusCode);
+  else if (response.destroyed) finish(undefined);
   response.once('finish', () => finish(response.statusCode));
   response.once('close', () => finish(response.writableFinished ? response.statusCode : undefined));
 }

@@ -10,6 +10,7 @@ import { RATE_LIMIT_OPTIONS } from './tokens.js';
  * Global: import it once (in the root module) and use the guard anywhere.
  */
 @Module({})
+// biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class with static factories
 export class RateLimitModule {
   static forRoot(options: RateLimitModuleOptions = {}): DynamicModule {
     return RateLimitModule.create([{ provide: RATE_LIMIT_OPTIONS, useValue: options }], []);
