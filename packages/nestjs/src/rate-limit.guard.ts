@@ -18,7 +18,7 @@ export class RateLimitGuard implements CanActivate {
     const limiter = this.registry.limiterFor(context.getClass(), context.getHandler());
     if (limiter === undefined) return true;
     const exchange = this.getExchange(context);
-    if (exchange === undefined || this.registry.checkedBefore(exchange.info.raw, limiter)) return true;
+    if (exchange === undefined || this.registry.checkedBefore(context.getArgs(), limiter)) return true;
     const verdict = await limiter.check(exchange.info);
     if (verdict.action === 'skip') return true;
     if (verdict.action === 'reject') {

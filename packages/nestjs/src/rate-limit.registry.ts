@@ -39,15 +39,15 @@ export class RateLimitRegistry implements OnModuleInit {
   }
 
   /**
-   * True when `limiter` already checked `request`: the guard ran twice on one route (globally and
-   * on the controller), and a request must count once per rule.
+   * True when `limiter` already checked this invocation (its arguments array, one per request or
+   * message): the guard ran twice on one route (globally and on the controller), and a request
+   * must count once per rule.
    */
-  checkedBefore(request: unknown, limiter: HttpLimiter): boolean {
-    if (typeof request !== 'object' || request === null) return false;
-    const seen = this.checked.get(request);
+  checkedBefore(invocation: object, limiter: HttpLimiter): boolean {
+    const seen = this.checked.get(invocation);
     if (seen?.has(limiter)) return true;
     if (seen) seen.add(limiter);
-    else this.checked.set(request, new Set([limiter]));
+    else this.checked.set(invocation, new Set([limiter]));
     return false;
   }
 

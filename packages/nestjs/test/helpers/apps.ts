@@ -8,16 +8,22 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 export type Platform = 'express' | 'fastify';
 export const PLATFORMS: Platform[] = ['express', 'fastify'];
 
-/** Boots a Nest application on `platform` with a root module made of `metadata`. */
-export async function startApp(platform: Platform, metadata: ModuleMetadata): Promise<INestApplication> {
+/** Boots a Nest application on `platform` with a root module made of `metadata`; `configure` runs before init. */
+export async function startApp(
+  platform: Platform,
+  metadata: ModuleMetadata,
+  configure: (app: INestApplication) => void = () => undefined,
+): Promise<INestApplication> {
   @Module(metadata)
   class TestRootModule {}
   if (platform === 'express') {
     const app = await NestFactory.create(TestRootModule, new ExpressAdapter(), { logger: false });
+    configure(app);
     await app.init();
     return app;
   }
   const app = await NestFactory.create<NestFastifyApplication>(TestRootModule, new FastifyAdapter(), { logger: false });
+  configure(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;
