@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { HttpRequestInfo, HttpVerdict } from './http-contract-stub.js';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
+export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
 
 /** One request as the guard sees it, whatever the transport. */
 export interface RateLimitExchange {

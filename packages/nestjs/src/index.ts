@@ -1,9 +1,15 @@
 export { RateLimit, SkipRateLimit } from './decorators.js';
 export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
-export type { RateLimitExchange, RejectVerdict } from './exchange.js';
+export type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
 export { httpExchange, requestInfo } from './exchange.js';
 export type { HttpLimiter, HttpRequestInfo, HttpVerdict } from './http-contract-stub.js';
-export type { RateLimitHttpOptions, RateLimitModuleAsyncOptions, RateLimitModuleOptions, RateLimitSpec } from './options.js';
+export type {
+  RateLimitHttpOptions,
+  RateLimitModuleAsyncOptions,
+  RateLimitModuleOptions,
+  RateLimitRules,
+  RateLimitSpec,
+} from './options.js';
 export { RateLimitGuard } from './rate-limit.guard.js';
 export { RateLimitModule } from './rate-limit.module.js';
 export { RateLimitRegistry } from './rate-limit.registry.js';

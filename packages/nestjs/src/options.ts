@@ -24,6 +24,9 @@ export type RateLimitHttpOptions = Pick<
  */
 export type RateLimitSpec = RuleSpec & RateLimitHttpOptions & Pick<LimiterOptions, 'prefix'>;
 
+/** One rule, or several checked one after the other (each with its own `skip`/`key`: tiers, per-user plus per-IP...). */
+export type RateLimitRules = RateLimitSpec | readonly RateLimitSpec[];
+
 export type RateLimitModuleOptions = RateLimitHttpOptions &
   LimiterOptions & {
     /** Rule for every route the guard runs on that has no `@RateLimit()` of its own. Default: none (such routes are not limited). */

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { TollgateError } from '@tollgate/core';
 import { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
-import { httpExchange, type RateLimitExchange } from './exchange.js';
+import { httpExchange, type PassVerdict, type RateLimitExchange } from './exchange.js';
 import { RateLimitRegistry } from './rate-limit.registry.js';
 
 /**
@@ -15,16 +15,25 @@ export class RateLimitGuard implements CanActivate {
   constructor(@Inject(RateLimitRegistry) protected readonly registry: RateLimitRegistry) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const limiter = this.registry.limiterFor(context.getClass(), context.getHandler());
-    if (limiter === undefined) return true;
+    const limiters = this.registry.limitersFor(context.getClass(), context.getHandler());
+    if (limiters.length === 0) return true;
     const exchange = this.getExchange(context);
-    if (exchange === undefined || this.registry.checkedBefore(context.getArgs(), limiter)) return true;
-    const verdict = await limiter.check(exchange.info);
-    if (verdict.action === 'skip') return true;
-    if (verdict.action === 'reject') {
-      await exchange.reject(verdict);
-      throw new RateLimitRejectedException(verdict);
+    if (exchange === undefined) return true;
+    for (const limiter of limiters) {
+      if (this.registry.checkedBefore(context.getArgs(), limiter)) continue;
+      const verdict = await limiter.check(exchange.info);
+      if (verdict.action === 'skip') continue;
+      if (verdict.action === 'reject') {
+        await exchange.reject(verdict);
+        throw new RateLimitRejectedException(verdict);
+      }
+      await this.pass(exchange, verdict);
     }
+    return true;
+  }
+
+  /** Sets the headers, settles when the response is done, and holds a shaped request for its delay. */
+  private async pass(exchange: RateLimitExchange, verdict: PassVerdict): Promise<void> {
     exchange.setHeaders(verdict.headers);
     let closedEarly = false;
     let wake: (() => void) | undefined;
@@ -45,7 +54,6 @@ export class RateLimitGuard implements CanActivate {
       });
     }
     if (closedEarly) throw new ClientClosedRequestException();
-    return true;
   }
 
   /**

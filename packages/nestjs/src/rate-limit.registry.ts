@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { MemoryStore, type Store, TollgateError } from '@tollgate/core';
 import { createHttpLimiter, type HttpLimiter } from './http-contract-stub.js';
-import type { RateLimitModuleOptions, RateLimitSpec } from './options.js';
+import type { RateLimitModuleOptions, RateLimitRules, RateLimitSpec } from './options.js';
 import { RATE_LIMIT_OPTIONS, RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';
 
 // biome-ignore lint/complexity/noBannedTypes: Nest hands guards classes and handlers as plain functions
@@ -13,9 +13,10 @@ const MAX_PREFIX_LENGTH = 64;
 
 /**
  * Builds one HttpLimiter per rule — the module's default rule, each decorated controller, each
- * decorated handler — once, and tells the guard which one applies to a route. Every rule gets
- * its own key prefix (`<prefix>:<Controller>` or `<prefix>:<Controller>.<handler>`), so no two
- * rules ever share an identity; two rules claiming one prefix is an error.
+ * decorated handler — once, and tells the guard which ones apply to a route. Every rule gets
+ * its own key prefix (`<prefix>:<Controller>`, `<prefix>:<Controller>.<handler>`, `...[i]` for
+ * the i-th of several), so no two rules ever share an identity; two rules claiming one prefix
+ * is an error.
  */
 @Injectable()
 export class RateLimitRegistry implements OnModuleInit {
@@ -23,7 +24,7 @@ export class RateLimitRegistry implements OnModuleInit {
   private readonly store: Store;
   private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix'>;
   private readonly byPrefix = new Map<string, { owner: object; limiter: HttpLimiter }>();
-  private readonly byRoute = new WeakMap<Target, Map<Target, HttpLimiter | null>>();
+  private readonly byRoute = new WeakMap<Target, Map<Target, readonly HttpLimiter[]>>();
   private readonly checked = new WeakMap<object, Set<HttpLimiter>>();
 
   constructor(
@@ -60,36 +61,41 @@ export class RateLimitRegistry implements OnModuleInit {
       if (prototype === undefined) continue;
       for (const name of this.scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
-        if (typeof handler === 'function') this.limiterFor(classRef, handler);
+        if (typeof handler === 'function') this.limitersFor(classRef, handler);
       }
     }
   }
 
-  /** The limiter of the route `classRef`/`handler`, or undefined when the route is not limited. */
-  limiterFor(classRef: Target, handler: Target): HttpLimiter | undefined {
+  /** The limiters of the route `classRef`/`handler`, in the order they are checked; none when the route is not limited. */
+  limitersFor(classRef: Target, handler: Target): readonly HttpLimiter[] {
     let routes = this.byRoute.get(classRef);
     if (routes === undefined) {
       routes = new Map();
       this.byRoute.set(classRef, routes);
     }
-    let limiter = routes.get(handler);
-    if (limiter === undefined) {
-      limiter = this.resolve(classRef, handler) ?? null;
-      routes.set(handler, limiter);
+    let limiters = routes.get(handler);
+    if (limiters === undefined) {
+      limiters = this.resolve(classRef, handler);
+      routes.set(handler, limiters);
     }
-    return limiter ?? undefined;
+    return limiters;
   }
 
-  private resolve(classRef: Target, handler: Target): HttpLimiter | undefined {
+  private resolve(classRef: Target, handler: Target): readonly HttpLimiter[] {
     const className = classRef.name || 'anonymous';
-    if (this.reflector.get(SKIP_RATE_LIMIT, handler)) return undefined;
-    const handlerSpec = this.reflector.get<RateLimitSpec | undefined>(RATE_LIMIT_RULE, handler);
-    if (handlerSpec) return this.build(handlerSpec, `${className}.${handler.name}`, handler);
-    if (this.reflector.get(SKIP_RATE_LIMIT, classRef)) return undefined;
-    const classSpec = this.reflector.get<RateLimitSpec | undefined>(RATE_LIMIT_RULE, classRef);
-    if (classSpec) return this.build(classSpec, className, classRef);
+    if (this.reflector.get(SKIP_RATE_LIMIT, handler)) return [];
+    const handlerRules = this.reflector.get<RateLimitRules | undefined>(RATE_LIMIT_RULE, handler);
+    if (handlerRules) return this.buildAll(handlerRules, `${className}.${handler.name}`, handler);
+    if (this.reflector.get(SKIP_RATE_LIMIT, classRef)) return [];
+    const classRules = this.reflector.get<RateLimitRules | undefined>(RATE_LIMIT_RULE, classRef);
+    if (classRules) return this.buildAll(classRules, className, classRef);
     const { defaultRule } = this.options;
-    return defaultRule ? this.build(defaultRule, 'default', this.options) : undefined;
+    return defaultRule ? [this.build(defaultRule, 'default', this.options)] : [];
+  }
+
+  private buildAll(rules: RateLimitRules, id: string, owner: object): HttpLimiter[] {
+    if (!Array.isArray(rules)) return [this.build(rules as RateLimitSpec, id, owner)];
+    return rules.map((rule, i) => this.build(rule, `${id}[${i}]`, owner));
   }
 
   private build(spec: RateLimitSpec, id: string, owner: object): HttpLimiter {

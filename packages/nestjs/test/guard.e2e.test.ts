@@ -12,6 +12,7 @@ import {
   MultiLimitController,
   RouteOptionsController,
   SkippedController,
+  TieredController,
 } from './helpers/controllers.js';
 import { parseRateLimitField } from './helpers/fields.js';
 import { STORE_KINDS, Stores, uniquePrefix } from './helpers/stores.js';
@@ -37,7 +38,14 @@ describe.each(MATRIX)('global guard on %s with the %s store', (platform, storeKi
           defaultRule: { perMinute: 3 },
         }),
       ],
-      controllers: [ClassRuleController, SkippedController, DefaultRuleController, MultiLimitController, RouteOptionsController],
+      controllers: [
+        ClassRuleController,
+        SkippedController,
+        DefaultRuleController,
+        MultiLimitController,
+        RouteOptionsController,
+        TieredController,
+      ],
       providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
     });
   });
@@ -145,6 +153,13 @@ describe.each(MATRIX)('global guard on %s with the %s store', (platform, storeKi
     expect(text.status).toBe(503);
     expect(text.text).toBe('retry in 3600 s');
     expect(text.headers['retry-after']).toBe('3600');
+  });
+
+  it('checks several rules on one route: a tier per API key', async () => {
+    expect(await statuses('/tiered', 3, { 'x-api-key': 'free-1' })).toEqual([200, 200, 429]);
+    expect(await statuses('/tiered', 5, { 'x-api-key': 'vip-1' })).toEqual([200, 200, 200, 200, 429]);
+    const vip = await get('/tiered', { 'x-api-key': 'vip-2' });
+    expect(parseRateLimitField(vip.headers['ratelimit-policy']).get('vip')).toEqual({ q: 4, w: 60 });
   });
 
   it('skips requests the route skip function picks', async () => {

@@ -115,15 +115,15 @@ describe.each(PLATFORMS)('the module on %s', (platform) => {
     try {
       const registry = app.get(RateLimitRegistry);
       const { prototype } = ClassRuleController;
-      const shared = registry.limiterFor(ClassRuleController, prototype.a);
+      const [shared] = registry.limitersFor(ClassRuleController, prototype.a);
       expect(shared).toBeDefined();
-      expect(registry.limiterFor(ClassRuleController, prototype.b)).toBe(shared);
-      expect(registry.limiterFor(ClassRuleController, prototype.a)).toBe(shared);
-      const own = registry.limiterFor(ClassRuleController, prototype.own);
-      expect(own).toBeDefined();
-      expect(own).not.toBe(shared);
-      expect(registry.limiterFor(ClassRuleController, prototype.free)).toBeUndefined();
-      expect(registry.limiterFor(SkippedController, SkippedController.prototype.all)).toBeUndefined();
+      expect(registry.limitersFor(ClassRuleController, prototype.b)).toEqual([shared]);
+      expect(registry.limitersFor(ClassRuleController, prototype.a)[0]).toBe(shared);
+      const own = registry.limitersFor(ClassRuleController, prototype.own);
+      expect(own).toHaveLength(1);
+      expect(own[0]).not.toBe(shared);
+      expect(registry.limitersFor(ClassRuleController, prototype.free)).toEqual([]);
+      expect(registry.limitersFor(SkippedController, SkippedController.prototype.all)).toEqual([]);
     } finally {
       await app.close();
     }

@@ -62,7 +62,7 @@ describe.each(PLATFORMS)('settling and shaping on %s', (platform) => {
       controllers: [WorkController],
       providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
     });
-    limiter = app.get(RateLimitRegistry).limiterFor(WorkController, WorkController.prototype.ok)!;
+    limiter = app.get(RateLimitRegistry).limitersFor(WorkController, WorkController.prototype.ok)[0]!;
   });
   afterEach(() => app.close());
 

@@ -104,6 +104,22 @@ export class RouteOptionsController {
   }
 }
 
+const isVip = (req: { headers: Record<string, unknown> }) => String(req.headers['x-api-key']).startsWith('vip-');
+const apiKey = (req: { headers: Record<string, unknown> }) => req.headers['x-api-key'] as string | undefined;
+
+/** Several rules on one route: a tier each, told apart by `skip`. */
+@Controller('tiered')
+export class TieredController {
+  @Get()
+  @RateLimit([
+    { name: 'free', perMinute: 2, key: apiKey, skip: isVip },
+    { name: 'vip', perMinute: 4, key: apiKey, skip: (req) => !isVip(req) },
+  ])
+  get() {
+    return 'tiered';
+  }
+}
+
 /** Guarded per controller rather than globally. */
 @Controller('guarded')
 @UseGuards(RateLimitGuard)
