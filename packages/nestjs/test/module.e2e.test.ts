@@ -96,7 +96,7 @@ describe.each(PLATFORMS)('the module on %s', (platform) => {
         controllers: [ConfiguredController],
         providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
       },
-      (created) => created.enableCors({ origin: 'https://app.example' }),
+      { configure: (created) => created.enableCors({ origin: 'https://app.example' }) },
     );
     try {
       const server = app.getHttpServer();
