@@ -20,6 +20,7 @@ export default defineConfig({
     // Tests run against the sources: no build needed first.
     alias: {
       '@tollgate/core': source('./packages/core/src/index.ts'),
+      '@tollgate/nestjs': source('./packages/nestjs/src/index.ts'),
     },
   },
   test: {

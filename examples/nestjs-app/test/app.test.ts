@@ -1,0 +1,105 @@
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { type RedisTarget, startRedis } from '@tollgate/testing';
+import { Redis } from 'ioredis';
+import { type Item, parseList } from 'structured-headers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/create-app.js';
+
+let redis: RedisTarget;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis.close());
+
+/** `RateLimit-Policy` / `RateLimit` as RFC 9651 lists: policy name → parameters. */
+function policies(field: string | null): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(parseList(field ?? '').map((member) => [(member as Item)[0], Object.fromEntries(member[1])]));
+}
+
+describe.each(['memory', 'redis'] as const)('the example app with limits in %s', (storeKind) => {
+  let app: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    app = await createApp({ redisUrl: storeKind === 'redis' ? redis.url : undefined, port: 0 }, { logger: false });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+  afterAll(() => app.close());
+
+  const call = (path: string, init: RequestInit = {}) => fetch(base + path, init);
+  async function statuses(path: string, count: number, init: RequestInit = {}): Promise<number[]> {
+    const seen = [];
+    for (let i = 0; i < count; i++) seen.push((await call(path, init)).status);
+    return seen;
+  }
+
+  it('GET /public/hello: 5 per minute per IP, then 429 with the headers the README shows', async () => {
+    const first = await call('/public/hello');
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ hello: 'world' });
+    expect(policies(first.headers.get('ratelimit-policy'))).toEqual({ default: { q: 5, w: 60 } });
+    expect(policies(first.headers.get('ratelimit')).default).toMatchObject({ r: 4 });
+    expect(await statuses('/public/hello', 4)).toEqual([200, 200, 200, 200]);
+    const rejected = await call('/public/hello');
+    expect(rejected.status).toBe(429);
+    expect(policies(rejected.headers.get('ratelimit')).default).toMatchObject({ r: 0 });
+    expect(Number(rejected.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(rejected.headers.get('retry-after'))).toBeLessThanOrEqual(12);
+    expect(rejected.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('GET /health is never limited', async () => {
+    expect(await statuses('/health', 10)).toEqual(Array(10).fill(200));
+  });
+
+  it('GET /api/reports: 401 without a key, 5 per minute on the free tier, 20 for VIPs', async () => {
+    expect((await call('/api/reports')).status).toBe(401);
+    const free = { headers: { 'x-api-key': 'demo-free-key' } };
+    expect(await statuses('/api/reports', 6, free)).toEqual([200, 200, 200, 200, 200, 429]);
+    const vip = { headers: { 'x-api-key': 'demo-vip-key' } };
+    const vipStatuses = await statuses('/api/reports', 21, vip);
+    expect(vipStatuses.slice(0, 20)).toEqual(Array(20).fill(200));
+    expect(vipStatuses[20]).toBe(429);
+    const rejected = await call('/api/reports', vip);
+    expect(policies(rejected.headers.get('ratelimit-policy'))).toEqual({ vip: { q: 20, w: 60 } });
+  });
+
+  it('POST /auth/login: 3 failed attempts per 15 minutes, then a JSON 429', async () => {
+    const attempt = (password: string) =>
+      call('/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'demo', password }),
+      });
+    const seen = [];
+    for (let i = 0; i < 3; i++) seen.push((await attempt('guess')).status);
+    expect(seen).toEqual([401, 401, 401]);
+    const rejected = await attempt('demo-password');
+    expect(rejected.status).toBe(429);
+    expect(rejected.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await rejected.json()).toEqual({ error: 'too many login attempts, try again later' });
+    expect(policies(rejected.headers.get('ratelimit-policy'))).toEqual({ login: { q: 3, w: 900 } });
+  });
+
+  it('GET /search: bursts of 3 and 30 per hour, both advertised', async () => {
+    expect(await statuses('/search?q=tollgate', 3)).toEqual([200, 200, 200]);
+    const rejected = await call('/search?q=tollgate');
+    expect(rejected.status).toBe(429);
+    expect(policies(rejected.headers.get('ratelimit-policy'))).toEqual({ burst: { q: 3, w: 3 }, hourly: { q: 30, w: 3600 } });
+    expect(policies(rejected.headers.get('ratelimit')).burst).toMatchObject({ r: 0 });
+    expect(rejected.headers.get('retry-after')).toBe('1');
+  });
+
+  if (storeKind === 'redis') {
+    it('keeps its limits in Redis, under its own prefix', async () => {
+      const client = new Redis(redis.url);
+      try {
+        expect((await client.keys('example:*')).length).toBeGreaterThan(0);
+      } finally {
+        client.disconnect();
+      }
+    });
+  }
+});

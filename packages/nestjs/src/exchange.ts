@@ -1,0 +1,108 @@
+import type { ServerResponse } from 'node:http';
+import type { HttpRequestInfo, HttpVerdict } from './http-contract-stub.js';
+
+export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
+export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
+
+/** One request as the guard sees it, whatever the transport. */
+export interface RateLimitExchange {
+  readonly info: HttpRequestInfo;
+  /** Puts the verdict's headers on the response (or wherever the transport carries them). */
+  setHeaders(headers: readonly [string, string][]): void;
+  /** Answers a rejected request. The guard throws `RateLimitRejectedException` right after, to stop Nest's pipeline. */
+  reject(verdict: RejectVerdict): void | Promise<void>;
+  /** Calls back exactly once: with the status code when the response has finished, undefined when the connection closed first. */
+  onDone(callback: (statusCode: number | undefined) => void): void;
+}
+
+interface FastifyReplyLike {
+  raw: ServerResponse;
+  code(status: number): unknown;
+  header(name: string, value: string): unknown;
+  send(body: string): unknown;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Express, Fastify and plain Node requests share no type
+type AnyRequest = any;
+
+const isFastifyReply = (res: unknown): res is FastifyReplyLike =>
+  typeof (res as FastifyReplyLike).raw === 'object' && typeof (res as FastifyReplyLike).code === 'function';
+
+/** Folds repeated header names into one comma-separated field (equivalent for list-valued fields). */
+function grouped(headers: readonly [string, string][]): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const [name, value] of headers) {
+    const seen = byName.get(name);
+    byName.set(name, seen === undefined ? value : `${seen}, ${value}`);
+  }
+  return byName;
+}
+
+/** Client address, method, path and headers of an Express, Fastify or plain Node request. */
+export function requestInfo(req: AnyRequest): HttpRequestInfo {
+  const url: string = req.originalUrl ?? req.url ?? '/';
+  const query = url.indexOf('?');
+  return {
+    ip: req.ip ?? req.socket?.remoteAddress,
+    method: req.method ?? 'GET',
+    path: query === -1 ? url : url.slice(0, query),
+    headers: req.headers ?? {},
+    raw: req,
+  };
+}
+
+function whenDone(response: ServerResponse, callback: (statusCode: number | undefined) => void): void {
+  let done = false;
+  const finish = (statusCode: number | undefined) => {
+    if (done) return;
+    done = true;
+    callback(statusCode);
+  };
+  if (response.writableFinished) finish(response.statusCode);
+  else if (response.destroyed) finish(undefined);
+  response.once('finish', () => finish(response.statusCode));
+  response.once('close', () => finish(response.writableFinished ? response.statusCode : undefined));
+}
+
+const ended = (response: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    whenDone(response, () => resolve());
+  });
+
+/**
+ * The exchange of an HTTP request on Express (or plain Node) or Fastify. A rejection is written
+ * through the platform's own response object — so headers other middleware or Fastify hooks put
+ * there (CORS, security headers) are kept — and the guard waits until it is sent.
+ * With `writeRejection: false` (GraphQL) only the headers are set; the exception carries the body.
+ */
+export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = true } = {}): RateLimitExchange {
+  const fastify = isFastifyReply(res) ? res : undefined;
+  const response = (fastify?.raw ?? res) as ServerResponse;
+  const setHeaders = (headers: readonly [string, string][]) => {
+    if (response.headersSent) return;
+    for (const [name, value] of grouped(headers)) {
+      if (fastify) fastify.header(name, value);
+      else response.setHeader(name, value);
+    }
+  };
+  return {
+    info: requestInfo(req),
+    setHeaders,
+    reject(verdict) {
+      setHeaders(verdict.headers);
+      if (!writeRejection || response.headersSent) return;
+      if (fastify) {
+        fastify.code(verdict.status);
+        fastify.header('Content-Type', verdict.contentType);
+        fastify.send(verdict.body);
+      } else {
+        response.statusCode = verdict.status;
+        response.setHeader('Content-Type', verdict.contentType);
+        response.setHeader('Content-Length', Buffer.byteLength(verdict.body));
+        response.end(verdict.body);
+      }
+      return ended(response);
+    },
+    onDone: (callback) => whenDone(response, callback),
+  };
+}

@@ -1,0 +1,16 @@
+export { RateLimit, SkipRateLimit } from './decorators.js';
+export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
+export type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
+export { httpExchange, requestInfo } from './exchange.js';
+export type { HttpLimiter, HttpRequestInfo, HttpVerdict } from './http-contract-stub.js';
+export type {
+  RateLimitHttpOptions,
+  RateLimitModuleAsyncOptions,
+  RateLimitModuleOptions,
+  RateLimitRules,
+  RateLimitSpec,
+} from './options.js';
+export { RateLimitGuard } from './rate-limit.guard.js';
+export { RateLimitModule } from './rate-limit.module.js';
+export { RateLimitRegistry } from './rate-limit.registry.js';
+export { RATE_LIMIT_OPTIONS } from './tokens.js';

@@ -1,0 +1,40 @@
+import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
+import type { LimiterOptions, RuleSpec } from '@tollgate/core';
+import type { HttpRateLimitOptions } from './http-contract-stub.js';
+
+/** How requests are identified and answered (everything of the HTTP layer but the rule and the store). */
+export type RateLimitHttpOptions = Pick<
+  HttpRateLimitOptions,
+  | 'key'
+  | 'skip'
+  | 'allowList'
+  | 'ipv6Subnet'
+  | 'headers'
+  | 'responseType'
+  | 'message'
+  | 'statusCode'
+  | 'skipFailedRequests'
+  | 'skipSuccessfulRequests'
+>;
+
+/**
+ * What `@RateLimit()` takes: a rule in any form `createLimiter` accepts (`{ qps: 10, burst: 5 }`,
+ * `{ perMinute: 300 }`, `{ algorithm: 'fixed-window', ... }`, `{ limits: [...] }`) plus HTTP
+ * options overriding the module's for this route, and optionally the rule's own key prefix.
+ */
+export type RateLimitSpec = RuleSpec & RateLimitHttpOptions & Pick<LimiterOptions, 'prefix'>;
+
+/** One rule, or several checked one after the other (each with its own `skip`/`key`: tiers, per-user plus per-IP...). */
+export type RateLimitRules = RateLimitSpec | readonly RateLimitSpec[];
+
+export type RateLimitModuleOptions = RateLimitHttpOptions &
+  LimiterOptions & {
+    /** Rule for every route the guard runs on that has no `@RateLimit()` of its own. Default: none (such routes are not limited). */
+    defaultRule?: RuleSpec;
+  };
+
+export interface RateLimitModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  // biome-ignore lint/suspicious/noExplicitAny: Nest factories take whatever their injected providers are
+  useFactory: (...args: any[]) => RateLimitModuleOptions | Promise<RateLimitModuleOptions>;
+  inject?: (InjectionToken | OptionalFactoryDependency)[];
+}

@@ -1,0 +1,103 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Controller, Get, type INestApplication, NotFoundException } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import request from 'supertest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type HttpLimiter, type HttpVerdict, RateLimit, RateLimitGuard, RateLimitModule, RateLimitRegistry } from '../src/index.js';
+import { PLATFORMS, startApp } from './helpers/apps.js';
+
+const handled: string[] = [];
+
+@Controller('work')
+@RateLimit({ perMinute: 100 })
+class WorkController {
+  @Get('ok')
+  ok() {
+    handled.push('ok');
+    return 'ok';
+  }
+
+  @Get('missing')
+  missing() {
+    handled.push('missing');
+    throw new NotFoundException();
+  }
+}
+
+/**
+ * Wraps the rule's limiter so each passed verdict records its `settle` calls and carries
+ * `delayMs` (no algorithm of core shapes yet; the guard's part is what is checked here).
+ */
+function instrument(limiter: HttpLimiter, delayMs: number): { settled: (number | undefined)[]; passedAt: number[] } {
+  const settled: (number | undefined)[] = [];
+  const passedAt: number[] = [];
+  const check = limiter.check.bind(limiter);
+  Object.assign(limiter, {
+    async check(info: Parameters<HttpLimiter['check']>[0]): Promise<HttpVerdict> {
+      const verdict = await check(info);
+      if (verdict.action !== 'pass') return verdict;
+      passedAt.push(performance.now());
+      return {
+        ...verdict,
+        delayMs,
+        settle(statusCode: number | undefined) {
+          settled.push(statusCode);
+          verdict.settle(statusCode);
+        },
+      };
+    },
+  });
+  return { settled, passedAt };
+}
+
+describe.each(PLATFORMS)('settling and shaping on %s', (platform) => {
+  let app: INestApplication;
+  let limiter: HttpLimiter;
+
+  beforeEach(async () => {
+    handled.length = 0;
+    app = await startApp(platform, {
+      imports: [RateLimitModule.forRoot()],
+      controllers: [WorkController],
+      providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
+    });
+    limiter = app.get(RateLimitRegistry).limitersFor(WorkController, WorkController.prototype.ok)[0]!;
+  });
+  afterEach(() => app.close());
+
+  it('settles once with the status the response finished with', async () => {
+    const { settled } = instrument(limiter, 0);
+    expect((await request(app.getHttpServer()).get('/work/ok')).status).toBe(200);
+    expect((await request(app.getHttpServer()).get('/work/missing')).status).toBe(404);
+    await vi.waitFor(() => expect(settled).toEqual([200, 404]));
+  });
+
+  it('holds a shaped request for delayMs, then runs the handler', async () => {
+    const { settled, passedAt } = instrument(limiter, 250);
+    const sentAt = performance.now();
+    const response = await request(app.getHttpServer()).get('/work/ok');
+    expect(response.status).toBe(200);
+    expect(passedAt).toHaveLength(1);
+    // Timers fire no earlier than asked (libuv counts whole milliseconds).
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual(249);
+    expect(handled).toEqual(['ok']);
+    await vi.waitFor(() => expect(settled).toEqual([200]));
+  });
+
+  it('settles with undefined and never runs the handler when the client leaves while held', async () => {
+    const { settled, passedAt } = instrument(limiter, 400);
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const client = httpRequest({ host: '127.0.0.1', port, path: '/work/ok' });
+    client.on('error', () => undefined);
+    client.end();
+    await vi.waitFor(() => expect(passedAt).toHaveLength(1));
+    client.destroy();
+    await vi.waitFor(() => expect(settled).toEqual([undefined]));
+    // Past the moment the hold would have ended: still no handler run, still one settle.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(handled).toEqual([]);
+    expect(settled).toEqual([undefined]);
+  });
+});
