@@ -12,11 +12,14 @@ export { TOLLGATE_SCRIPT } from './lua/script.js';
 export type {
   FixedWindowSpec,
   GcraSpec,
+  LeakyBucketSpec,
   LimitSpec,
   PerPeriodShorthand,
   QpsShorthand,
   RateShorthand,
   RuleSpec,
+  SlidingWindowCounterSpec,
+  SlidingWindowLogSpec,
   TokenBucketSpec,
 } from './spec.js';
 export { bindRule } from './spec.js';

@@ -5,6 +5,7 @@ import { assertIdentity, assertPrefix, storageKeys } from './keys.js';
 import { bindRule, type RuleSpec } from './spec.js';
 import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, Clock, OperationKind, Store } from './stores/store.js';
+import { operationToken } from './token.js';
 
 export interface LimiterOptions {
   /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
@@ -31,6 +32,11 @@ export interface Limiter {
   peek(key: string): Promise<Decision>;
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
   reset(key: string): Promise<Decision>;
+  /**
+   * Gives `cost` (default 1) back to every limit that can take it, e.g. for a request that
+   * failed and should not count; resolves to the decision a request of cost 1 would now get.
+   */
+  refund(key: string, options?: ConsumeOptions): Promise<Decision>;
 }
 
 const OPTION_FIELDS = new Set(['store', 'clock', 'prefix']);
@@ -52,26 +58,30 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   }
   const suffixes = limits.map((limit) => `${limit.name}:${limit.algorithm.name}`);
   const policies: Policy[] = limits.map((limit) => limit.algorithm.policy(limit.params));
+  const needsToken = limits.some((limit) => limit.algorithm.needsToken === true);
 
   async function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
     assertIdentity(key);
     const keys = storageKeys(prefix, key, suffixes);
-    const result = await store.execute({ kind, keys, limits, cost, token: '', nowMs: clock?.() });
+    const result = await store.execute({ kind, keys, limits, cost, token: needsToken ? operationToken() : '', nowMs: clock?.() });
     return toDecision(kind, result, limits, policies, cost);
   }
 
   return {
     limits,
-    consume(key, consumeOptions) {
-      const cost = consumeOptions?.cost ?? 1;
-      if (!Number.isSafeInteger(cost) || cost < 1) {
-        return Promise.reject(
-          new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
-        );
-      }
-      return run('consume', key, cost);
-    },
+    consume: (key, consumeOptions) => runWithCost('consume', key, consumeOptions),
     peek: (key) => run('peek', key, 1),
     reset: (key) => run('reset', key, 1),
+    refund: (key, refundOptions) => runWithCost('refund', key, refundOptions),
   };
+
+  function runWithCost(kind: OperationKind, key: string, costOptions: ConsumeOptions | undefined): Promise<Decision> {
+    const cost = costOptions?.cost ?? 1;
+    if (!Number.isSafeInteger(cost) || cost < 1) {
+      return Promise.reject(
+        new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
+      );
+    }
+    return run(kind, key, cost);
+  }
 }

@@ -26,6 +26,21 @@ export interface FixedWindowSpec extends Named {
   limit: number;
   window: Duration;
 }
+export interface SlidingWindowLogSpec extends Named {
+  algorithm: 'sliding-window-log';
+  limit: number;
+  window: Duration;
+}
+export interface SlidingWindowCounterSpec extends Named {
+  algorithm: 'sliding-window-counter';
+  limit: number;
+  window: Duration;
+}
+/** `mode: 'policing'` (default) denies what overflows `burst`; `'shaping'` delays requests up to `maxDelay`. */
+export type LeakyBucketSpec = Named & { algorithm: 'leaky-bucket'; rate: number; period?: Duration } & (
+    | { mode?: 'policing'; burst?: number }
+    | { mode: 'shaping'; maxDelay: Duration }
+  );
 /** `{ qps: 10, burst: 5 }`: GCRA at 10 per second, 5 at once. */
 export interface QpsShorthand extends Named {
   qps: number;
@@ -45,7 +60,16 @@ export interface RateShorthand extends Named {
   burst?: number;
 }
 
-export type LimitSpec = GcraSpec | TokenBucketSpec | FixedWindowSpec | QpsShorthand | PerPeriodShorthand | RateShorthand;
+export type LimitSpec =
+  | GcraSpec
+  | TokenBucketSpec
+  | FixedWindowSpec
+  | SlidingWindowLogSpec
+  | SlidingWindowCounterSpec
+  | LeakyBucketSpec
+  | QpsShorthand
+  | PerPeriodShorthand
+  | RateShorthand;
 
 const PER_PERIOD: Record<string, string> = { perSecond: '1s', perMinute: '1m', perHour: '1h', perDay: '1d' };
 const SHORTHANDS = ['qps', 'rate', ...Object.keys(PER_PERIOD)];
@@ -56,6 +80,9 @@ const ALLOWED_FIELDS: Record<string, readonly string[]> = {
   gcra: ['rate', 'period', 'burst'],
   'token-bucket': ['capacity', 'refillPerSecond', 'refillAmount', 'refillInterval'],
   'fixed-window': ['limit', 'window'],
+  'sliding-window-log': ['limit', 'window'],
+  'sliding-window-counter': ['limit', 'window'],
+  'leaky-bucket': ['rate', 'period', 'burst', 'mode', 'maxDelay'],
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -31,7 +31,9 @@ export interface Policy {
  * One algorithm, twice: `step` for the memory store and a Lua step (registered under
  * the same `name` in the Redis script) that must make the same decisions. The Lua entry is
  * `ALGOS[name] = { n = <param count>, step = function(key, p, cost, now, token) ... end,
- * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms> }`.
+ * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms>,
+ * refund = <optional function(key, p, cost, now) returning state, ttl_ms (nil: nothing to give back)> }`.
+ * After a Lua refund the driver writes its state and reports `step(key, p, 1, now)`, as a peek would.
  */
 export interface Algorithm<P, S> {
   readonly name: string;
@@ -46,6 +48,14 @@ export interface Algorithm<P, S> {
   policy(params: P): Policy;
   /** `token` is unique to the operation (see StoreOperation.token). */
   step(state: S | undefined, nowMs: number, params: P, cost: number, token: string): StepResult<S>;
+  /** True when `step` stores one member per request, named after the operation's token. */
+  readonly needsToken?: boolean;
+  /**
+   * Gives `cost` back. `next` is the state left behind (undefined: nothing to give back),
+   * kept `ttlMs` (<= 0: delete it); the outcome is what a request of cost 1 would now get.
+   * Without `refund` an algorithm cannot give capacity back and a refund reports a peek.
+   */
+  refund?(state: S | undefined, nowMs: number, params: P, cost: number): StepResult<S>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param and state type

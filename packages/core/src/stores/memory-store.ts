@@ -1,6 +1,6 @@
 import type { Outcome, StepResult } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
-import type { Clock, Store, StoreOperation, StoreResult } from './store.js';
+import type { BoundLimit, Clock, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface MemoryStoreOptions {
   /** Epoch-millisecond clock; tests pass a virtual one. Default `Date.now`. */
@@ -55,7 +55,10 @@ export class MemoryStore implements Store {
       const key = keys[i] as string;
       if (kind === 'reset') this.entries.delete(key);
       const limit = limits[i]!;
-      const result = limit.algorithm.step(this.read(key, now), now, limit.params, cost, token);
+      const result =
+        kind === 'refund'
+          ? this.refund(key, limit, now, cost, token)
+          : limit.algorithm.step(this.read(key, now), now, limit.params, cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }
@@ -67,6 +70,18 @@ export class MemoryStore implements Store {
       }
     }
     return { committed, outcomes: results as Outcome[] };
+  }
+
+  /** Writes what the refund leaves at once; an algorithm without `refund` reports a peek. */
+  private refund(key: string, { algorithm, params }: BoundLimit, now: number, cost: number, token: string): StepResult<unknown> {
+    const state = this.read(key, now);
+    if (algorithm.refund === undefined) return { ...algorithm.step(state, now, params, 1, token), next: undefined, ttlMs: 0 };
+    const result = algorithm.refund(state, now, params, cost);
+    if (result.next !== undefined) {
+      if (result.ttlMs > 0) this.write(key, result.next, now + result.ttlMs, now);
+      else this.entries.delete(key);
+    }
+    return result;
   }
 
   private read(key: string, now: number): unknown {

@@ -12,7 +12,8 @@ export interface BoundLimit {
   readonly luaArgs: readonly string[];
 }
 
-export type OperationKind = 'consume' | 'peek' | 'reset';
+/** `refund` gives `cost` back to every limit that can take it (no all-or-nothing: nothing is admitted). */
+export type OperationKind = 'consume' | 'peek' | 'reset' | 'refund';
 
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {
