@@ -43,7 +43,7 @@ describe('sliding window and leaky bucket specs are validated at construction', 
 describe('resolved params, limit and policy', () => {
   it('leaky-bucket policing defaults to a burst of ceil(rate); shaping admits floor(maxDelay / interval) + 1 at once', () => {
     const [policing] = createLimiter({ algorithm: 'leaky-bucket', rate: 2.5 }).limits;
-    expect(policing?.params).toEqual({ mode: 'policing', burst: 3, rate: 2.5, periodMs: 1000 });
+    expect(policing?.params).toEqual({ mode: 'policing', intervalUs: 400_000, burst: 3 });
     const [shaping] = createLimiter({ algorithm: 'leaky-bucket', mode: 'shaping', rate: 3, maxDelay: '1s' }).limits;
     expect(shaping?.params).toEqual({ mode: 'shaping', intervalUs: 333_333, maxDelayUs: 1_000_000, capacity: 4 });
     expect(shaping?.algorithm.limit(shaping.params)).toBe(4);

@@ -24,26 +24,26 @@ export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
     const mode = spec.mode ?? 'policing';
     const rate = positiveNumber(spec, 'rate', path);
     const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
+    const intervalUs = Math.round((periodMs * 1000) / rate);
+    if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
     if (mode === 'policing') {
       if (spec.maxDelay !== undefined) throw invalidSpec(`${path}.maxDelay`, "is only used with mode: 'shaping'", spec.maxDelay);
-      return { mode, burst: positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate))), rate, periodMs };
+      return { mode, intervalUs, burst: positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate))) };
     }
     if (mode !== 'shaping') throw invalidSpec(`${path}.mode`, "must be 'policing' or 'shaping'", mode);
     if (spec.burst !== undefined) {
       throw invalidSpec(`${path}.burst`, "is not used with mode: 'shaping' (the queue is bounded by maxDelay)", spec.burst);
     }
-    const intervalUs = Math.round((periodMs * 1000) / rate);
-    if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
     const maxDelayUs = parseDuration(spec.maxDelay, `${path}.maxDelay`) * 1000;
     return { mode, intervalUs, maxDelayUs, capacity: Math.floor(maxDelayUs / intervalUs) + 1 };
   },
 
-  luaArgs: (p) => (p.mode === 'policing' ? [0, p.burst, p.rate, p.periodMs] : [1, p.intervalUs, p.maxDelayUs, p.capacity]),
+  luaArgs: (p) => (p.mode === 'policing' ? [0, p.intervalUs, p.burst] : [1, p.intervalUs, p.maxDelayUs]),
   limit: (p) => (p.mode === 'policing' ? p.burst : p.capacity),
-  policy: (p) =>
-    p.mode === 'policing'
-      ? { quota: p.burst, windowMs: (p.burst * p.periodMs) / p.rate }
-      : { quota: p.capacity, windowMs: (p.capacity * p.intervalUs) / 1000 },
+  policy: (p) => {
+    const quota = p.mode === 'policing' ? p.burst : p.capacity;
+    return { quota, windowMs: (quota * p.intervalUs) / 1000 };
+  },
 
   step(state, nowMs, params, cost) {
     return params.mode === 'policing'
