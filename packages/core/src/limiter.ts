@@ -36,6 +36,11 @@ export interface Limiter {
   peek(key: string): Promise<Decision>;
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
   reset(key: string): Promise<Decision>;
+  /**
+   * Gives `cost` (default 1) back to every limit that can take it, e.g. for a request that
+   * failed and should not count; resolves to the decision a request of cost 1 would now get.
+   */
+  refund(key: string, options?: ConsumeOptions): Promise<Decision>;
 }
 
 const OPTION_FIELDS = new Set(['store', 'clock', 'prefix']);
@@ -64,6 +69,8 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   const memory = store instanceof MemoryStore ? store : undefined;
 
   const holdsLeases = limits.some((limit) => limit.algorithm.release !== undefined);
+  // Leases and sliding-log members are named after a token unique to the consume.
+  const needsToken = holdsLeases || limits.some((limit) => limit.algorithm.needsToken === true);
 
   function run(kind: OperationKind, key: string, cost: number, token = ''): Promise<Decision> {
     try {
@@ -76,24 +83,20 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     }
   }
 
-  async function consumeWithLease(key: string, cost: number): Promise<Decision> {
-    const id = uniqueToken();
-    const decision = await run('consume', key, cost, id);
-    if (decision.allowed) decision.lease = { key, id };
-    return decision;
+  function consume(key: string, cost: number): Promise<Decision> {
+    if (!needsToken) return run('consume', key, cost);
+    const token = uniqueToken();
+    const decision = run('consume', key, cost, token);
+    if (!holdsLeases) return decision;
+    return decision.then((admitted) => {
+      if (admitted.allowed) admitted.lease = { key, id: token };
+      return admitted;
+    });
   }
 
   return {
     limits,
-    consume(key, consumeOptions) {
-      const cost = consumeOptions?.cost ?? 1;
-      if (!Number.isSafeInteger(cost) || cost < 1) {
-        return Promise.reject(
-          new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
-        );
-      }
-      return holdsLeases ? consumeWithLease(key, cost) : run('consume', key, cost);
-    },
+    consume: (key, consumeOptions) => runWithCost('consume', key, consumeOptions),
     async release(lease) {
       if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
         throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
@@ -102,5 +105,16 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     },
     peek: (key) => run('peek', key, 1),
     reset: (key) => run('reset', key, 1),
+    refund: (key, refundOptions) => runWithCost('refund', key, refundOptions),
   };
+
+  function runWithCost(kind: OperationKind, key: string, costOptions: ConsumeOptions | undefined): Promise<Decision> {
+    const cost = costOptions?.cost ?? 1;
+    if (!Number.isSafeInteger(cost) || cost < 1) {
+      return Promise.reject(
+        new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
+      );
+    }
+    return kind === 'consume' ? consume(key, cost) : run(kind, key, cost);
+  }
 }

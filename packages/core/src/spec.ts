@@ -52,6 +52,21 @@ export interface ConcurrencySpec extends Named {
   limit: number;
   leaseTtl: Duration;
 }
+export interface SlidingWindowLogSpec extends Named {
+  algorithm: 'sliding-window-log';
+  limit: number;
+  window: Duration;
+}
+export interface SlidingWindowCounterSpec extends Named {
+  algorithm: 'sliding-window-counter';
+  limit: number;
+  window: Duration;
+}
+/** `mode: 'policing'` (default) denies what overflows `burst`; `'shaping'` delays requests up to `maxDelay`. */
+export type LeakyBucketSpec = Named & { algorithm: 'leaky-bucket'; rate: number; period?: Duration } & (
+    | { mode?: 'policing'; burst?: number }
+    | { mode: 'shaping'; maxDelay: Duration }
+  );
 /** `{ qps: 10, burst: 5 }`: GCRA at 10 per second, 5 at once. */
 export interface QpsShorthand extends Named, ReserveMode {
   qps: number;
@@ -73,6 +88,9 @@ export type LimitSpec =
   | FixedWindowSpec
   | WarmUpSpec
   | ConcurrencySpec
+  | SlidingWindowLogSpec
+  | SlidingWindowCounterSpec
+  | LeakyBucketSpec
   | QpsShorthand
   | PerPeriodShorthand
   | RateShorthand;
@@ -88,6 +106,9 @@ const ALLOWED_FIELDS: Record<string, readonly string[]> = {
   'fixed-window': ['limit', 'window'],
   'warm-up': ['rate', 'period', 'warmup', 'coldFactor'],
   concurrency: ['limit', 'leaseTtl'],
+  'sliding-window-log': ['limit', 'window'],
+  'sliding-window-counter': ['limit', 'window'],
+  'leaky-bucket': ['rate', 'period', 'burst', 'mode', 'maxDelay'],
 };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -32,7 +32,9 @@ export interface Policy {
  * the same `name` in the Redis script) that must make the same decisions. The Lua entry is
  * `ALGOS[name] = { n = <param count>, step = function(key, p, cost, now, token) ... end,
  * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms>,
- * release = <optional function(key, p, now, token), with the TypeScript `release`> }`.
+ * release = <optional function(key, p, now, token), with the TypeScript `release`>,
+ * refund = <optional function(key, p, cost, now) returning state, ttl_ms (nil: nothing to give back)> }`.
+ * After a Lua refund the driver writes its state and reports `step(key, p, 1, now)`, as a peek would.
  */
 export interface Algorithm<P, S> {
   readonly name: string;
@@ -54,6 +56,14 @@ export interface Algorithm<P, S> {
    * `token` added. Returns the state to keep (undefined: none) and for how long.
    */
   release?(state: S | undefined, nowMs: number, params: P, token: string): Pick<StepResult<S>, 'next' | 'ttlMs'>;
+  /** True when `step` stores one member per request, named after the operation's token. */
+  readonly needsToken?: boolean;
+  /**
+   * Gives `cost` back. `next` is the state left behind (undefined: nothing to give back),
+   * kept `ttlMs` (<= 0: delete it); the outcome is what a request of cost 1 would now get.
+   * Without `refund` an algorithm cannot give capacity back and a refund reports a peek.
+   */
+  refund?(state: S | undefined, nowMs: number, params: P, cost: number): StepResult<S>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param and state type

@@ -1,12 +1,17 @@
 -- Runs a batch of operations, in order, atomically.
 -- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), op_count, then per op:
---   kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease `token`, then peek), now_ms ('' = Redis TIME), cost,
+--   kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease `token`, then peek | 'f' refund), now_ms ('' = Redis TIME), cost,
 --   token (a string unique to the op, for algorithms that store per-request members; may be ''), limit_count,
 --   then per limit: algorithm name followed by its params.
 -- KEYS: one per limit, in the same order.
 -- Reply, per op: committed (0/1), then per limit: allowed, remaining, reset_ms, retry_ms (-1 = never), delay_ms.
 -- An op commits only when every one of its limits allows it (all or nothing).
+-- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
 local slack = tonumber(ARGV[1])
+
+local function write(algo, key, state, ttl)
+  if ttl > 0 then (algo.commit or set_state)(key, state, ttl) else redis.call('DEL', key) end
+end
 local server_now
 local reply = {}
 local a, k = 3, 1
@@ -37,7 +42,15 @@ for _ = 1, tonumber(ARGV[2]) do
     k = k + 1
     if kind == 'r' then redis.call('DEL', key) end
     if kind == 'l' and algo.release then algo.release(key, p, now, token) end
-    local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, cost, now, token)
+    local step_cost = cost
+    if kind == 'f' then
+      step_cost = 1
+      if algo.refund then
+        local refunded, refunded_ttl = algo.refund(key, p, cost, now)
+        if refunded then write(algo, key, refunded, refunded_ttl + ttl_extra) end
+      end
+    end
+    local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, step_cost, now, token)
     local r = #reply
     reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = allowed, remaining, reset, retry, delay
     if allowed == 0 then
@@ -48,7 +61,7 @@ for _ = 1, tonumber(ARGV[2]) do
   end
   if kind == 'c' and all_allowed then
     for _, w in ipairs(writes) do
-      (w[1].commit or set_state)(w[2], w[3], w[4] + ttl_extra)
+      write(w[1], w[2], w[3], w[4] + ttl_extra)
     end
     reply[head] = 1
   end

@@ -92,7 +92,10 @@ export class MemoryStore implements Store {
       if (kind === 'reset') this.remove(space, identity);
       const limit = limits[i]!;
       if (kind === 'release') this.release(space, identity, now, limit, token);
-      const result = limit.algorithm.step(this.read(space, identity, now), now, limit.params, cost, token);
+      const result =
+        kind === 'refund'
+          ? this.refund(space, identity, limit, now, cost, token)
+          : limit.algorithm.step(this.read(space, identity, now), now, limit.params, cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }
@@ -120,6 +123,25 @@ export class MemoryStore implements Store {
     const { next, ttlMs } = limit.algorithm.release(this.read(space, identity, now), now, limit.params, token);
     if (next === undefined) this.remove(space, identity);
     else this.write(space, identity, next, now + ttlMs, now);
+  }
+
+  /** Writes what the refund leaves at once; an algorithm without `refund` reports a peek. */
+  private refund(
+    space: Map<string, Entry>,
+    identity: string,
+    { algorithm, params }: BoundLimit,
+    now: number,
+    cost: number,
+    token: string,
+  ): StepResult<unknown> {
+    const state = this.read(space, identity, now);
+    if (algorithm.refund === undefined) return { ...algorithm.step(state, now, params, 1, token), next: undefined, ttlMs: 0 };
+    const result = algorithm.refund(state, now, params, cost);
+    if (result.next !== undefined) {
+      if (result.ttlMs > 0) this.write(space, identity, result.next, now + result.ttlMs, now);
+      else this.remove(space, identity);
+    }
+    return result;
   }
 
   private read(space: Map<string, Entry>, identity: string, now: number): unknown {

@@ -34,7 +34,7 @@ interface Pending {
 type ScriptCaller = (...args: (string | number)[]) => Promise<number[]>;
 
 const COMMAND = 'tollgateDecide';
-const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l' };
+const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
 const VALUES_PER_LIMIT = 5;
 
 /**

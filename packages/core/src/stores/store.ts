@@ -13,8 +13,11 @@ export interface BoundLimit {
   readonly luaArgs: readonly string[];
 }
 
-/** `release` gives back the lease named by `token` (algorithms with `release`), then answers like `peek`. */
-export type OperationKind = 'consume' | 'peek' | 'reset' | 'release';
+/**
+ * `release` gives back the lease named by `token` (algorithms with `release`), then answers like `peek`.
+ * `refund` gives `cost` back to every limit that can take it (no all-or-nothing: nothing is admitted).
+ */
+export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund';
 
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {

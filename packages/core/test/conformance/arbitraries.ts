@@ -55,6 +55,31 @@ export const specArbitraries: Record<string, fc.Arbitrary<LimitSpec>> = {
     mode: fc.constant('reserve' as const),
     maxDelay: fc.constantFrom(1, 99, 250, 1000, 7000),
   }),
+  'sliding-window-log': fc.record({
+    algorithm: fc.constant('sliding-window-log' as const),
+    limit: fc.integer({ min: 1, max: 12 }),
+    window: periodMs,
+  }),
+  'sliding-window-counter': fc.record({
+    algorithm: fc.constant('sliding-window-counter' as const),
+    limit: fc.integer({ min: 1, max: 12 }),
+    window: fc.constantFrom(100, 250, 1000, 7000, 60_000, 333, 86_400_000),
+  }),
+  'leaky-bucket': fc.oneof(
+    fc.record({
+      algorithm: fc.constant('leaky-bucket' as const),
+      rate: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0.5, 2.5, 1 / 3, 1000 / 7)),
+      period: periodMs,
+      burst: fc.integer({ min: 1, max: 12 }),
+    }),
+    fc.record({
+      algorithm: fc.constant('leaky-bucket' as const),
+      mode: fc.constant('shaping' as const),
+      rate: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0.5, 3, 7, 1000 / 7)),
+      period: periodMs,
+      maxDelay: fc.constantFrom(1, 100, 333, 1000, 5000),
+    }),
+  ),
 };
 
 export const concurrencySpecArbitrary = fc.record({
@@ -79,7 +104,7 @@ export const concurrencyTraceArbitrary = fc.array(
   { minLength: 1, maxLength: 30 },
 );
 
-/** Mostly consumes, some peeks and resets; time moves by 0 (simultaneous) up to a few seconds. */
+/** Mostly consumes, some peeks, refunds and resets; time moves by 0 (simultaneous) up to a few seconds. */
 export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(
   {
     weight: 17,
@@ -91,6 +116,14 @@ export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('peek' as const), advanceMs: fc.integer({ min: 0, max: 400 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('reset' as const), advanceMs: fc.integer({ min: 0, max: 400 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('refund' as const),
+      advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 })),
+      cost: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 14 })),
+    }),
+  },
 );
 
 export const traceArbitrary = fc.array(stepArbitrary, { minLength: 1, maxLength: 30 });

@@ -3,7 +3,8 @@ import { createLimiter, type Decision, type RuleSpec, type Store } from '../../s
 export type TraceStep =
   | { op: 'consume'; advanceMs: number; cost: number }
   | { op: 'peek'; advanceMs: number }
-  | { op: 'reset'; advanceMs: number };
+  | { op: 'reset'; advanceMs: number }
+  | { op: 'refund'; advanceMs: number; cost: number };
 
 let traceCounter = 0;
 
@@ -20,6 +21,7 @@ export async function playTrace(store: Store, rule: RuleSpec, steps: readonly Tr
     now += step.advanceMs;
     if (step.op === 'consume') decisions.push(await limiter.consume('client', { cost: step.cost }));
     else if (step.op === 'peek') decisions.push(await limiter.peek('client'));
+    else if (step.op === 'refund') decisions.push(await limiter.refund('client', { cost: step.cost }));
     else decisions.push(await limiter.reset('client'));
   }
   return decisions;

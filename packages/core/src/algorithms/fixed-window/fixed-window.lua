@@ -16,4 +16,11 @@ ALGOS['fixed-window'] = { n = 2, step = function(key, p, cost, now)
   end
   count = count + cost
   return 1, limit - count, reset, 0, 0, pack2(start, count), reset
+end, refund = function(key, p, cost, now)
+  local stored = redis.call('GET', key)
+  if not stored then return nil end
+  local start, count = unpack2(stored)
+  local window_end = start + p[2]
+  if now >= window_end or count == 0 then return nil end
+  return pack2(start, math.max(0, count - cost)), window_end - now
 end }

@@ -1,5 +1,6 @@
 import { parseDuration } from '../../duration.js';
 import { positiveInteger } from '../fields.js';
+import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import fixedWindowLua from './fixed-window.lua';
 
@@ -54,5 +55,13 @@ export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState> = {
       next: { startMs, count },
       ttlMs: resetAfterMs,
     };
+  },
+
+  /** Lowers the current window's count by `cost`, not below 0; the window keeps its end. */
+  refund(state, nowMs, params, cost) {
+    const endMs = state === undefined ? nowMs : state.startMs + params.windowMs;
+    if (state === undefined || nowMs >= endMs || state.count === 0) return nothingToRefund(fixedWindow, state, nowMs, params);
+    const next = { startMs: state.startMs, count: Math.max(0, state.count - cost) };
+    return refunded(fixedWindow, state, next, endMs - nowMs, nowMs, params);
   },
 };

@@ -19,4 +19,10 @@ ALGOS['gcra'] = { n = 3, step = function(key, p, cost, now)
   local delay = 0
   if allow_at > now_us then delay = math.ceil((allow_at - now_us) / 1000) end
   return 1, math.floor((now_us + tolerance + max_delay - new_tat) / interval), reset, 0, delay, num(new_tat), reset
+end, refund = function(key, p, cost, now)
+  local now_us = now * 1000
+  local tat = tonumber(redis.call('GET', key))
+  if not tat or tat <= now_us then return nil end
+  local new_tat = math.max(now_us, tat - p[1] * cost)
+  return num(new_tat), math.ceil((new_tat - now_us) / 1000)
 end }

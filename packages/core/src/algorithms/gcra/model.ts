@@ -1,6 +1,7 @@
 import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
 import { positiveInteger, positiveNumber, reserveDelayMs } from '../fields.js';
+import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import gcraLua from './gcra.lua';
 
@@ -63,5 +64,13 @@ export const gcra: Algorithm<GcraParams, GcraState> = {
       next: newTat,
       ttlMs: resetAfter,
     };
+  },
+
+  /** Moves the TAT back by `cost` emission intervals, but not before now. */
+  refund(tat, nowMs, params, cost) {
+    const nowUs = nowMs * 1000;
+    if (tat === undefined || tat <= nowUs) return nothingToRefund(gcra, tat, nowMs, params);
+    const newTat = Math.max(nowUs, tat - params.intervalUs * cost);
+    return refunded(gcra, tat, newTat, Math.ceil((newTat - nowUs) / 1000), nowMs, params);
   },
 };

@@ -1,6 +1,7 @@
 import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
 import { positiveInteger, positiveNumber, reserveDelayMs } from '../fields.js';
+import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import tokenBucketLua from './token-bucket.lua';
 
@@ -80,5 +81,18 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
       next: { scaled: left, lastMs },
       ttlMs: resetAfterMs,
     };
+  },
+
+  /** Puts `cost` tokens back, up to the capacity. */
+  refund(state, nowMs, params, cost) {
+    if (state === undefined) return nothingToRefund(tokenBucket, state, nowMs, params);
+    const { capacity, refill, intervalMs } = params;
+    const full = capacity * intervalMs;
+    const elapsed = nowMs > state.lastMs ? nowMs - state.lastMs : 0;
+    const scaled = Math.min(full, state.scaled + elapsed * refill);
+    if (scaled >= full) return nothingToRefund(tokenBucket, state, nowMs, params);
+    const left = Math.min(full, scaled + cost * intervalMs);
+    const next = { scaled: left, lastMs: Math.max(nowMs, state.lastMs) };
+    return refunded(tokenBucket, state, next, Math.ceil((full - left) / refill), nowMs, params);
   },
 };

@@ -26,4 +26,16 @@ ALGOS['token-bucket'] = { n = 4, step = function(key, p, cost, now)
   local delay = 0
   if left < 0 then delay = math.ceil(-left / refill) end
   return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, pack2(left, last), reset
+end, refund = function(key, p, cost, now)
+  local capacity, refill, interval = p[1], p[2], p[3]
+  local stored = redis.call('GET', key)
+  if not stored then return nil end
+  local full = capacity * interval
+  local s, l = unpack2(stored)
+  local elapsed = 0
+  if now > l then elapsed = now - l end
+  local scaled = math.min(full, s + elapsed * refill)
+  if scaled >= full then return nil end
+  local left = math.min(full, scaled + cost * interval)
+  return pack2(left, math.max(now, l)), math.ceil((full - left) / refill)
 end }

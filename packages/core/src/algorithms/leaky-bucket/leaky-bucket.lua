@@ -1,0 +1,68 @@
+-- Leaky bucket: mirrors algorithms/leaky-bucket/{policing,shaping}.ts line for line.
+-- p = { 0 (policing), interval_us, burst }; state: "<level in drain microseconds> <last ms>".
+-- p = { 1 (shaping), interval_us, max_delay_us }; state: the next free slot in epoch microseconds.
+local function lb_drained(stored, now)
+  if not stored then return 0, now end
+  local level, last = unpack2(stored)
+  local elapsed = 0
+  if now > last then elapsed = now - last end
+  return math.max(0, level - elapsed * 1000), math.max(now, last)
+end
+
+local function lb_policing(key, p, cost, now)
+  local interval, burst = p[2], p[3]
+  local level, last = lb_drained(redis.call('GET', key), now)
+  local full = burst * interval
+  local need = cost * interval
+  if cost > burst or level + need > full then
+    local retry = INFINITE
+    if cost <= burst then retry = math.ceil((level + need - full) / 1000) end
+    return 0, math.floor((full - level) / interval), math.ceil(level / 1000), retry, 0
+  end
+  local filled = level + need
+  local reset = math.ceil(filled / 1000)
+  return 1, math.floor((full - filled) / interval), reset, 0, 0, pack2(filled, last), reset
+end
+
+local function lb_slots_within(wait, max_delay, interval)
+  if wait > max_delay then return 0 end
+  return math.floor((max_delay - wait) / interval) + 1
+end
+
+local function lb_shaping(key, p, cost, now)
+  local interval, max_delay = p[2], p[3]
+  local capacity = lb_slots_within(0, max_delay, interval)
+  local now_us = now * 1000
+  local next_free = tonumber(redis.call('GET', key))
+  local start = now_us
+  if next_free and next_free >= now_us then start = next_free end
+  local wait = start - now_us
+  local remaining = lb_slots_within(wait, max_delay, interval)
+  if cost > capacity or wait > max_delay then
+    local retry = INFINITE
+    if cost <= capacity then retry = math.ceil((wait - max_delay) / 1000) end
+    return 0, remaining, math.ceil(wait / 1000), retry, 0
+  end
+  local next_slot = start + cost * interval
+  local reset = math.ceil((next_slot - now_us) / 1000)
+  return 1, lb_slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), num(next_slot), reset
+end
+
+ALGOS['leaky-bucket'] = { n = 3, step = function(key, p, cost, now)
+  if p[1] == 0 then return lb_policing(key, p, cost, now) end
+  return lb_shaping(key, p, cost, now)
+end, refund = function(key, p, cost, now)
+  if p[1] == 0 then
+    local stored = redis.call('GET', key)
+    if not stored then return nil end
+    local level, last = lb_drained(stored, now)
+    if level <= 0 then return nil end
+    local left = math.max(0, level - cost * p[2])
+    return pack2(left, last), math.ceil(left / 1000)
+  end
+  local now_us = now * 1000
+  local next_free = tonumber(redis.call('GET', key))
+  if not next_free or next_free <= now_us then return nil end
+  local freed = math.max(now_us, next_free - cost * p[2])
+  return num(freed), math.ceil((freed - now_us) / 1000)
+end }

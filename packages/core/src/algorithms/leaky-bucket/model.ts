@@ -1,0 +1,61 @@
+import { parseDuration } from '../../duration.js';
+import { invalidSpec } from '../../errors.js';
+import { positiveInteger, positiveNumber } from '../fields.js';
+import { refunded } from '../refund.js';
+import type { Algorithm } from '../types.js';
+import leakyBucketLua from './leaky-bucket.lua';
+import { type PolicingParams, type PolicingState, policingRefund, policingStep } from './policing.js';
+import { type ShapingParams, type ShapingState, shapingRefund, shapingStep } from './shaping.js';
+
+export type LeakyBucketParams = PolicingParams | ShapingParams;
+export type LeakyBucketState = PolicingState | ShapingState;
+
+/**
+ * Leaky bucket (seeds 001/004), in two modes: `policing` meters the water level, which
+ * drains at `rate`, and denies what would overflow `burst`; `shaping` admits a request
+ * with the `delayMs` that makes requests leave at exactly `rate`, while that wait stays
+ * within `maxDelay`, and denies beyond it.
+ */
+export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
+  name: 'leaky-bucket',
+  lua: leakyBucketLua,
+
+  parse(spec, path) {
+    const mode = spec.mode ?? 'policing';
+    const rate = positiveNumber(spec, 'rate', path);
+    const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
+    const intervalUs = Math.round((periodMs * 1000) / rate);
+    if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
+    if (mode === 'policing') {
+      if (spec.maxDelay !== undefined) throw invalidSpec(`${path}.maxDelay`, "is only used with mode: 'shaping'", spec.maxDelay);
+      return { mode, intervalUs, burst: positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate))) };
+    }
+    if (mode !== 'shaping') throw invalidSpec(`${path}.mode`, "must be 'policing' or 'shaping'", mode);
+    if (spec.burst !== undefined) {
+      throw invalidSpec(`${path}.burst`, "is not used with mode: 'shaping' (the queue is bounded by maxDelay)", spec.burst);
+    }
+    const maxDelayUs = parseDuration(spec.maxDelay, `${path}.maxDelay`) * 1000;
+    return { mode, intervalUs, maxDelayUs, capacity: Math.floor(maxDelayUs / intervalUs) + 1 };
+  },
+
+  luaArgs: (p) => (p.mode === 'policing' ? [0, p.intervalUs, p.burst] : [1, p.intervalUs, p.maxDelayUs]),
+  limit: (p) => (p.mode === 'policing' ? p.burst : p.capacity),
+  policy: (p) => {
+    const quota = p.mode === 'policing' ? p.burst : p.capacity;
+    return { quota, windowMs: (quota * p.intervalUs) / 1000 };
+  },
+
+  step(state, nowMs, params, cost) {
+    return params.mode === 'policing'
+      ? policingStep(state as PolicingState | undefined, nowMs, params, cost)
+      : shapingStep(state as ShapingState | undefined, nowMs, params, cost);
+  },
+
+  refund(state, nowMs, params, cost) {
+    const next =
+      params.mode === 'policing'
+        ? policingRefund(state as PolicingState | undefined, nowMs, params, cost)
+        : shapingRefund(state as ShapingState | undefined, nowMs, params, cost);
+    return refunded(leakyBucket, state, next?.state, next?.ttlMs ?? 0, nowMs, params);
+  },
+};

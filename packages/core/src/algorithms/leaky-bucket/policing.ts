@@ -1,0 +1,67 @@
+import type { StepResult } from '../types.js';
+
+export interface PolicingParams {
+  mode: 'policing';
+  /** Time one unit takes to drain, in whole microseconds. */
+  intervalUs: number;
+  /** Bucket capacity. */
+  burst: number;
+}
+
+/**
+ * The water level measured in the microseconds it takes to drain, so draining subtracts the
+ * elapsed time and every quantity is a whole number: both stores compute exactly alike.
+ */
+export interface PolicingState {
+  levelUs: number;
+  lastMs: number;
+}
+
+/** The meter: the level drains at the rate; a request that would overflow the bucket is denied. */
+export function policingStep(
+  state: PolicingState | undefined,
+  nowMs: number,
+  { intervalUs, burst }: PolicingParams,
+  cost: number,
+): StepResult<PolicingState> {
+  const { levelUs, lastMs } = drained(state, nowMs);
+  const full = burst * intervalUs;
+  const need = cost * intervalUs;
+  if (cost > burst || levelUs + need > full) {
+    const retryAfterMs = cost > burst ? Infinity : Math.ceil((levelUs + need - full) / 1000);
+    const remaining = Math.floor((full - levelUs) / intervalUs);
+    return { allowed: false, remaining, resetAfterMs: Math.ceil(levelUs / 1000), retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
+  }
+  const filled = levelUs + need;
+  const resetAfterMs = Math.ceil(filled / 1000);
+  return {
+    allowed: true,
+    remaining: Math.floor((full - filled) / intervalUs),
+    resetAfterMs,
+    retryAfterMs: 0,
+    delayMs: 0,
+    next: { levelUs: filled, lastMs },
+    ttlMs: resetAfterMs,
+  };
+}
+
+/** Takes `cost` units out of the bucket, down to empty. */
+export function policingRefund(
+  state: PolicingState | undefined,
+  nowMs: number,
+  { intervalUs }: PolicingParams,
+  cost: number,
+): { state: PolicingState; ttlMs: number } | undefined {
+  if (state === undefined) return undefined;
+  const { levelUs, lastMs } = drained(state, nowMs);
+  if (levelUs <= 0) return undefined;
+  const left = Math.max(0, levelUs - cost * intervalUs);
+  return { state: { levelUs: left, lastMs }, ttlMs: Math.ceil(left / 1000) };
+}
+
+/** The level at `nowMs`; a clock that steps back drains nothing and never rewinds `lastMs`. */
+function drained(state: PolicingState | undefined, nowMs: number): PolicingState {
+  if (state === undefined) return { levelUs: 0, lastMs: nowMs };
+  const elapsedMs = nowMs > state.lastMs ? nowMs - state.lastMs : 0;
+  return { levelUs: Math.max(0, state.levelUs - elapsedMs * 1000), lastMs: Math.max(nowMs, state.lastMs) };
+}

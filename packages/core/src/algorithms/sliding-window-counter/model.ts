@@ -1,0 +1,103 @@
+import { parseDuration } from '../../duration.js';
+import { invalidSpec } from '../../errors.js';
+import { positiveInteger } from '../fields.js';
+import { nothingToRefund, refunded } from '../refund.js';
+import type { Algorithm } from '../types.js';
+import slidingWindowCounterLua from './sliding-window-counter.lua';
+
+export interface SlidingWindowCounterParams {
+  limit: number;
+  windowMs: number;
+}
+
+/** The counts of the window starting at `startMs` (epoch-aligned) and of the one before it. */
+export interface SlidingWindowCounterState {
+  startMs: number;
+  prev: number;
+  curr: number;
+}
+
+/**
+ * Sliding window counter (seeds 001/004, Cloudflare's approach): the previous window's
+ * count, weighted by how much of it the sliding window still covers, plus the current
+ * count. Compared scaled by the window, `prev × (window − elapsed) + curr × window`
+ * against `limit × window`, so both stores compute in exact integers.
+ */
+export const slidingWindowCounter: Algorithm<SlidingWindowCounterParams, SlidingWindowCounterState> = {
+  name: 'sliding-window-counter',
+  lua: slidingWindowCounterLua,
+
+  parse(spec, path) {
+    const limit = positiveInteger(spec, 'limit', path);
+    const windowMs = parseDuration(spec.window, `${path}.window`);
+    if (2 * limit * windowMs > Number.MAX_SAFE_INTEGER) {
+      throw invalidSpec(`${path}.limit`, `is too high for a ${windowMs} ms window (limit × window must stay below 2^52)`, limit);
+    }
+    return { limit, windowMs };
+  },
+
+  luaArgs: (p) => [p.limit, p.windowMs],
+  limit: (p) => p.limit,
+  policy: (p) => ({ quota: p.limit, windowMs: p.windowMs }),
+
+  step(state, nowMs, { limit, windowMs }, cost) {
+    const { startMs, prev, curr } = roll(state, nowMs, windowMs);
+    const elapsed = Math.max(0, nowMs - startMs);
+    const capacity = limit * windowMs;
+    const estimate = prev * (windowMs - elapsed) + curr * windowMs;
+    const need = cost * windowMs;
+    if (estimate + need > capacity) {
+      let retryAfterMs = Infinity;
+      if (cost <= limit) {
+        const room = capacity - need - curr * windowMs;
+        // In this window the previous count fades enough, or else in the next one the current count does.
+        retryAfterMs =
+          room >= 0
+            ? startMs + windowMs - Math.floor(room / prev) - nowMs
+            : startMs + 2 * windowMs - Math.floor((capacity - need) / curr) - nowMs;
+      }
+      return {
+        allowed: false,
+        remaining: Math.max(0, Math.floor((capacity - estimate) / windowMs)),
+        resetAfterMs: fadedAfter(startMs, prev, curr, nowMs, windowMs),
+        retryAfterMs,
+        delayMs: 0,
+        next: undefined,
+        ttlMs: 0,
+      };
+    }
+    const resetAfterMs = startMs + 2 * windowMs - nowMs;
+    return {
+      allowed: true,
+      remaining: Math.floor((capacity - estimate - need) / windowMs),
+      resetAfterMs,
+      retryAfterMs: 0,
+      delayMs: 0,
+      next: { startMs, prev, curr: curr + cost },
+      ttlMs: resetAfterMs,
+    };
+  },
+
+  /** Lowers the current window's count by `cost`, not below 0. */
+  refund(state, nowMs, params, cost) {
+    const { startMs, prev, curr } = roll(state, nowMs, params.windowMs);
+    if (curr === 0) return nothingToRefund(slidingWindowCounter, state, nowMs, params);
+    const left = Math.max(0, curr - cost);
+    const next = { startMs, prev, curr: left };
+    return refunded(slidingWindowCounter, state, next, fadedAfter(startMs, prev, left, nowMs, params.windowMs), nowMs, params);
+  },
+};
+
+/** The state as seen from `nowMs`; a clock that steps back never rewinds the window. */
+function roll(state: SlidingWindowCounterState | undefined, nowMs: number, windowMs: number): SlidingWindowCounterState {
+  const startMs = Math.floor(nowMs / windowMs) * windowMs;
+  if (state === undefined) return { startMs, prev: 0, curr: 0 };
+  if (state.startMs >= startMs) return state;
+  return { startMs, prev: state.startMs === startMs - windowMs ? state.curr : 0, curr: 0 };
+}
+
+/** Until both counts weigh nothing. */
+function fadedAfter(startMs: number, prev: number, curr: number, nowMs: number, windowMs: number): number {
+  if (curr > 0) return startMs + 2 * windowMs - nowMs;
+  return prev > 0 ? startMs + windowMs - nowMs : 0;
+}

@@ -1,0 +1,91 @@
+import { parseDuration } from '../../duration.js';
+import { positiveInteger } from '../fields.js';
+import { nothingToRefund, refunded } from '../refund.js';
+import type { Algorithm } from '../types.js';
+import slidingWindowLogLua from './sliding-window-log.lua';
+
+export interface SlidingWindowLogParams {
+  limit: number;
+  windowMs: number;
+}
+
+/** One admitted unit: when, and its member name in the Redis sorted set. */
+export type LogEntry = readonly [atMs: number, member: string];
+
+/** The same data as the Redis sorted set, in its order: by time, then by member. */
+export type SlidingWindowLogState = readonly LogEntry[];
+
+/**
+ * Sliding window log (seeds 003/004): one entry per admitted unit; a request passes when
+ * the entries of the last `window` plus its cost stay within `limit`. Exact, and the
+ * state never holds more than `limit` entries; denied requests are not recorded.
+ */
+export const slidingWindowLog: Algorithm<SlidingWindowLogParams, SlidingWindowLogState> = {
+  name: 'sliding-window-log',
+  lua: slidingWindowLogLua,
+  needsToken: true,
+
+  parse(spec, path) {
+    return {
+      limit: positiveInteger(spec, 'limit', path),
+      windowMs: parseDuration(spec.window, `${path}.window`),
+    };
+  },
+
+  luaArgs: (p) => [p.limit, p.windowMs],
+  limit: (p) => p.limit,
+  policy: (p) => ({ quota: p.limit, windowMs: p.windowMs }),
+
+  step(entries = [], nowMs, { limit, windowMs }, cost, token) {
+    const first = firstLive(entries, nowMs - windowMs);
+    const count = entries.length - first;
+    const newestMs = count > 0 ? entries[entries.length - 1]![0] : nowMs;
+    if (count + cost > limit) {
+      // Enough of the oldest live entries must slide out for `cost` to fit.
+      const retryAfterMs = cost > limit ? Infinity : entries[first + count + cost - limit - 1]![0] + windowMs - nowMs;
+      const resetAfterMs = count > 0 ? newestMs + windowMs - nowMs : 0;
+      return { allowed: false, remaining: Math.max(0, limit - count), resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
+    }
+    const next = entries.slice(first);
+    for (let i = 0; i < cost; i++) insertSorted(next, [nowMs, memberName(token, i)]);
+    const resetAfterMs = Math.max(newestMs, nowMs) + windowMs - nowMs;
+    return { allowed: true, remaining: limit - count - cost, resetAfterMs, retryAfterMs: 0, delayMs: 0, next, ttlMs: resetAfterMs };
+  },
+
+  /** Removes the `cost` newest live entries. */
+  refund(entries, nowMs, params, cost) {
+    const first = entries === undefined ? 0 : firstLive(entries, nowMs - params.windowMs);
+    if (entries === undefined || first === entries.length) return nothingToRefund(slidingWindowLog, entries, nowMs, params);
+    const next = entries.slice(first, Math.max(first, entries.length - cost));
+    const ttlMs = next.length > 0 ? next[next.length - 1]![0] + params.windowMs - nowMs : 0;
+    return refunded(slidingWindowLog, entries, next, ttlMs, nowMs, params);
+  },
+};
+
+/** Members are unique across operations (the token) and within one (the unit's index). */
+function memberName(token: string, index: number): string {
+  return index === 0 ? token : `${token}:${index}`;
+}
+
+/** Index of the first entry newer than `floorMs`: entries at or before it have slid out. */
+function firstLive(entries: SlidingWindowLogState, floorMs: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]![0] <= floorMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Sorted-set order: time, then member (members are ASCII, so code units order like bytes). */
+function insertSorted(entries: LogEntry[], entry: LogEntry): void {
+  let at = entries.length;
+  while (at > 0 && isAfter(entries[at - 1]!, entry)) at--;
+  entries.splice(at, 0, entry);
+}
+
+function isAfter(a: LogEntry, b: LogEntry): boolean {
+  return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+}
