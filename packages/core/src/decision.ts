@@ -10,6 +10,20 @@ export interface LimitDecision extends Outcome {
   policy: Policy;
 }
 
+/**
+ * Who made a decision: `store` (the normal case), `cache` (the local deny cache, repeating a
+ * denial the store gave), `fallback` (the fallback limiter, store unavailable), `policy`
+ * (`onStoreError: 'open' | 'closed'`, store unavailable).
+ */
+export type DecisionSource = 'store' | 'cache' | 'fallback' | 'policy';
+
+/** Shadow mode: what the rule decided, while the caller is let through regardless. */
+export interface ShadowVerdict {
+  allowed: boolean;
+  retryAfterMs: number;
+  delayMs: number;
+}
+
 export interface Decision {
   allowed: boolean;
   /** Of the limit reported: the most restrictive one (lowest remaining; when denied, longest retry). */
@@ -24,6 +38,9 @@ export interface Decision {
   limitName: string;
   /** Every limit of the rule, in the order they were declared. */
   limits: LimitDecision[];
+  source: DecisionSource;
+  /** Present only on a limiter in shadow mode: `allowed` is then always true and `delayMs` 0. */
+  shadow?: ShadowVerdict;
 }
 
 /** Folds the per-limit outcomes of one store operation into the decision the caller sees. */
@@ -66,6 +83,7 @@ export function toDecision(
     delayMs: allowed ? delayMs : 0,
     limitName: top.name,
     limits: parts,
+    source: 'store',
   };
 }
 

@@ -1,14 +1,29 @@
 export { ALGORITHMS } from './algorithms/registry.js';
 export type { Algorithm, Outcome, Policy, StepResult } from './algorithms/types.js';
-export type { Decision, LimitDecision } from './decision.js';
+export type { Decision, DecisionSource, LimitDecision, ShadowVerdict } from './decision.js';
 export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
 export { TollgateError } from './errors.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
-export type { ConsumeOptions, CreateLimiterOptions, Limiter, LimiterOptions } from './limiter.js';
+export type {
+  BreakerCloseEvent,
+  BreakerOpenEvent,
+  BypassReason,
+  DecisionEvent,
+  FallbackEvent,
+  LimiterEventMap,
+  LimiterEventName,
+  LimiterListener,
+  LimiterListeners,
+  StoreErrorEvent,
+} from './events.js';
+export type { ConsumeOptions, CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
 export { createLimiter } from './limiter.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';
+export type { BreakerOptions, BreakerState } from './resilience/breaker.js';
+export type { DenyCacheOptions } from './resilience/deny-cache.js';
+export { shareOfRule } from './resilience/share.js';
 export type {
   FixedWindowSpec,
   GcraSpec,

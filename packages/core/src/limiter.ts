@@ -1,18 +1,62 @@
 import type { Policy } from './algorithms/types.js';
 import { type Decision, toDecision } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
+import {
+  type BypassReason,
+  isLimiterEventName,
+  type LimiterEventName,
+  LimiterEvents,
+  type LimiterListener,
+  type LimiterListeners,
+} from './events.js';
 import { assertIdentity, assertPrefix, storageKeys } from './keys.js';
+import { Breaker, type BreakerOptions, type BreakerState } from './resilience/breaker.js';
+import { DenyCache, type DenyCacheOptions } from './resilience/deny-cache.js';
+import { policyDecision } from './resilience/policy-decision.js';
+import { shareOfRule } from './resilience/share.js';
+import { StoreTimeoutError, withTimeout } from './resilience/timeout.js';
 import { bindRule, type RuleSpec } from './spec.js';
 import { MemoryStore } from './stores/memory-store.js';
-import type { BoundLimit, Clock, OperationKind, Store } from './stores/store.js';
+import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
+
+/** A fallback limiter built for you: the rule scaled to `share` (e.g. `1 / instances`) on `store`. */
+export interface FallbackShare {
+  /** Default: a new MemoryStore. */
+  store?: Store;
+  /** This instance's part of every count and rate of the rule, in (0, 1]. */
+  share: number;
+}
+
+/**
+ * What a limiter does when its store fails or times out: `'open'` allows, `'closed'` denies,
+ * `{ fallback }` asks another limiter (yours, or one built from a share of this rule).
+ */
+export type StoreErrorPolicy = 'open' | 'closed' | { fallback: Limiter | FallbackShare };
 
 export interface LimiterOptions {
   /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
   store?: Store;
-  /** Epoch-millisecond clock passed to the store with every call (tests use a virtual one). */
+  /** Epoch-millisecond clock passed to the store with every call (tests use a virtual one); also times the breaker and deny cache. */
   clock?: Clock;
   /** Start of every storage key; give each rule its own so identities of different rules never collide. Default `tollgate`. */
   prefix?: string;
+  /** Names this limiter in events and metrics. Default `default`. */
+  rule?: string;
+  /** Milliseconds a store call may take before the failure policy answers instead. Default 100. */
+  timeout?: number;
+  /** Default `'open'`. */
+  onStoreError?: StoreErrorPolicy;
+  /** Stops calling a failing store for a while; `false` turns it off. */
+  breaker?: BreakerOptions | false;
+  /**
+   * Answers identities the store has denied until a known time locally until then. Default: on
+   * (10,000 identities) unless the store is a MemoryStore or an algorithm of the rule does not qualify.
+   */
+  denyCache?: DenyCacheOptions | boolean;
+  /** Decide and report, but always allow: `decision.shadow` says what would have happened. */
+  shadow?: boolean;
+  /** Listeners, as `limiter.on` would add them. */
+  events?: LimiterListeners;
 }
 
 export type CreateLimiterOptions = RuleSpec & LimiterOptions;
@@ -23,45 +67,132 @@ export interface ConsumeOptions {
 }
 
 export interface Limiter {
+  /** The `rule` option: names this limiter in events and metrics. */
+  readonly rule: string;
   /** The rule's limits, resolved. */
   readonly limits: readonly BoundLimit[];
-  /** Takes `cost` from every limit of the rule for `key`, or from none of them. */
+  /** `closed` while the store is called, `open` while it is left alone, `half-open` while a probe is out. */
+  readonly breakerState: BreakerState;
+  /** Takes `cost` from every limit of the rule for `key`, or from none of them. Never rejects because of the store. */
   consume(key: string, options?: ConsumeOptions): Promise<Decision>;
   /** The decision a request of cost 1 would get now; changes nothing. */
   peek(key: string): Promise<Decision>;
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
   reset(key: string): Promise<Decision>;
+  /** Adds a listener; returns a function that removes it. */
+  on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void;
 }
 
-const OPTION_FIELDS = new Set(['store', 'clock', 'prefix']);
+const OPTION_FIELDS = new Set(['store', 'clock', 'prefix', 'rule', 'timeout', 'onStoreError', 'breaker', 'denyCache', 'shadow', 'events']);
 
 export function createLimiter(options: CreateLimiterOptions): Limiter {
   if (typeof options !== 'object' || options === null) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `spec must be an object (got ${describeValue(options)})`, 'spec');
   }
-  const { store: givenStore, clock, prefix = 'tollgate' } = options;
-  const rule = Object.fromEntries(Object.entries(options).filter(([field]) => !OPTION_FIELDS.has(field)));
-  const limits = bindRule(rule);
+  const { store: givenStore, clock, prefix = 'tollgate', rule = 'default', timeout = 100, shadow = false } = options;
+  const spec = Object.fromEntries(Object.entries(options).filter(([field]) => !OPTION_FIELDS.has(field))) as RuleSpec;
+  const limits = bindRule(spec);
   assertPrefix(prefix);
   if (clock !== undefined && typeof clock !== 'function') {
-    throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'clock must be a function returning epoch milliseconds', 'clock');
+    throw invalidOption('clock', 'must be a function returning epoch milliseconds', clock);
   }
   const store = givenStore ?? new MemoryStore(clock ? { clock } : {});
   if (typeof store?.execute !== 'function') {
-    throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'store must be a MemoryStore, a RedisStore or another Store', 'store');
+    throw invalidOption('store', 'must be a MemoryStore, a RedisStore or another Store', store);
   }
+  if (typeof rule !== 'string' || rule.length === 0 || rule.length > 128)
+    throw invalidOption('rule', 'must be a name of 1-128 characters', rule);
+  if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout) || timeout < 1) {
+    throw invalidOption('timeout', 'must be a whole number of milliseconds >= 1', timeout);
+  }
+  if (typeof shadow !== 'boolean') throw invalidOption('shadow', 'must be true or false', shadow);
+  const now = clock ?? Date.now;
+  const breaker = options.breaker === false ? undefined : new Breaker(options.breaker ?? {}, now);
+  const denyCache = buildDenyCache(options.denyCache, store, limits);
+  const fallback = buildFallback(options.onStoreError ?? 'open', spec, { clock, prefix });
+  const closedRetryAfterMs = breaker?.coolDownMs ?? 1000;
+  const events = new LimiterEvents();
+  addListeners(events, options.events);
+
   const suffixes = limits.map((limit) => `${limit.name}:${limit.algorithm.name}`);
   const policies: Policy[] = limits.map((limit) => limit.algorithm.policy(limit.params));
+  const callStore: (operation: StoreOperation) => Promise<StoreResult> =
+    store instanceof MemoryStore ? (operation) => store.execute(operation) : (operation) => withTimeout(store.execute(operation), timeout);
 
   async function run(kind: OperationKind, key: string, cost: number): Promise<Decision> {
     assertIdentity(key);
+    const cacheable = denyCache !== undefined && kind === 'consume' && cost === 1;
+    if (cacheable) {
+      const cached = denyCache.get(key, now());
+      if (cached) return finish(kind, key, cost, cached, 0);
+    }
+    if (kind === 'reset') denyCache?.forget(key);
+    if (breaker && !breaker.admit()) return bypass(kind, key, cost, 'breaker-open');
     const keys = storageKeys(prefix, key, suffixes);
-    const result = await store.execute({ kind, keys, limits, cost, token: '', nowMs: clock?.() });
-    return toDecision(kind, result, limits, policies, cost);
+    const sentAtMs = now();
+    const startedAt = performance.now();
+    let result: StoreResult;
+    try {
+      result = await callStore({ kind, keys, limits, cost, token: '', nowMs: clock?.() });
+    } catch (error) {
+      return storeFailed(kind, key, cost, error, performance.now() - startedAt);
+    }
+    const openForMs = breaker?.succeeded();
+    if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
+    const decision = toDecision(kind, result, limits, policies, cost);
+    if (cacheable) denyCache.remember(key, decision, sentAtMs);
+    return finish(kind, key, cost, decision, performance.now() - startedAt);
+  }
+
+  function storeFailed(kind: OperationKind, key: string, cost: number, cause: unknown, latencyMs: number): Promise<Decision> {
+    const reason = cause instanceof StoreTimeoutError ? 'timeout' : 'error';
+    const error =
+      cause instanceof TollgateError
+        ? cause
+        : new TollgateError('ERR_TOLLGATE_STORE', `store call failed: ${(cause as Error)?.message ?? String(cause)}`, undefined, { cause });
+    events.emit('storeError', { rule, key, reason, error, latencyMs });
+    const failures = breaker?.failed();
+    if (failures !== undefined) events.emit('breakerOpen', { rule, failures, coolDownMs: breaker!.coolDownMs, error });
+    return bypass(kind, key, cost, reason);
+  }
+
+  async function bypass(kind: OperationKind, key: string, cost: number, reason: BypassReason): Promise<Decision> {
+    let decision: Decision;
+    if (typeof fallback === 'string') {
+      decision = policyDecision(fallback === 'open', limits, policies, breaker?.retryAfterMs() || closedRetryAfterMs);
+    } else {
+      const answer = kind === 'consume' ? fallback.consume(key, { cost }) : kind === 'peek' ? fallback.peek(key) : fallback.reset(key);
+      decision = { ...(await answer), source: 'fallback' };
+    }
+    if (events.has('fallback')) {
+      events.emit('fallback', { rule, key, reason, policy: typeof fallback === 'string' ? fallback : 'fallback', decision });
+    }
+    return finish(kind, key, cost, decision, 0);
+  }
+
+  function finish(kind: OperationKind, key: string, cost: number, verdict: Decision, latencyMs: number): Decision {
+    const decision: Decision = shadow
+      ? {
+          ...verdict,
+          allowed: true,
+          retryAfterMs: 0,
+          delayMs: 0,
+          shadow: { allowed: verdict.allowed, retryAfterMs: verdict.retryAfterMs, delayMs: verdict.delayMs },
+        }
+      : verdict;
+    if (kind === 'consume') {
+      const event = !verdict.allowed ? 'denied' : verdict.delayMs > 0 ? 'delayed' : 'allowed';
+      if (events.has(event)) events.emit(event, { rule, key, cost, decision, latencyMs });
+    }
+    return decision;
   }
 
   return {
+    rule,
     limits,
+    get breakerState() {
+      return breaker?.state ?? 'closed';
+    },
     consume(key, consumeOptions) {
       const cost = consumeOptions?.cost ?? 1;
       if (!Number.isSafeInteger(cost) || cost < 1) {
@@ -73,5 +204,63 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     },
     peek: (key) => run('peek', key, 1),
     reset: (key) => run('reset', key, 1),
+    on: (event, listener) => events.on(event, listener),
   };
+}
+
+function invalidOption(field: string, expectation: string, value: unknown): TollgateError {
+  return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${describeValue(value)})`, field);
+}
+
+function buildDenyCache(
+  option: DenyCacheOptions | boolean | undefined,
+  store: Store,
+  limits: readonly BoundLimit[],
+): DenyCache | undefined {
+  if (option === false || !DenyCache.suits(limits)) return undefined;
+  if (option === undefined && store instanceof MemoryStore) return undefined;
+  if (option !== undefined && option !== true && (typeof option !== 'object' || option === null)) {
+    throw invalidOption('denyCache', 'must be true, false or { maxEntries }', option);
+  }
+  return new DenyCache(option === true || option === undefined ? {} : option);
+}
+
+function buildFallback(
+  policy: StoreErrorPolicy,
+  spec: RuleSpec,
+  { clock, prefix }: { clock: Clock | undefined; prefix: string },
+): 'open' | 'closed' | Limiter {
+  if (policy === 'open' || policy === 'closed') return policy;
+  const fallback = typeof policy === 'object' && policy !== null ? (policy as { fallback?: unknown }).fallback : undefined;
+  if (typeof fallback !== 'object' || fallback === null) {
+    throw invalidOption('onStoreError', "must be 'open', 'closed' or { fallback: Limiter | { share, store? } }", policy);
+  }
+  if (typeof (fallback as Limiter).consume === 'function') return fallback as Limiter;
+  const { store, share } = fallback as FallbackShare;
+  let scaled: RuleSpec;
+  try {
+    scaled = shareOfRule(spec, share);
+  } catch (error) {
+    const cause = error as TollgateError;
+    throw new TollgateError(cause.code, `onStoreError.fallback: ${cause.message}`, `onStoreError.fallback.${cause.field}`);
+  }
+  return createLimiter({
+    ...scaled,
+    store: store ?? new MemoryStore(clock ? { clock } : {}),
+    ...(clock ? { clock } : {}),
+    prefix,
+    denyCache: false,
+  } as CreateLimiterOptions);
+}
+
+function addListeners(events: LimiterEvents, listeners: LimiterListeners | undefined): void {
+  if (listeners === undefined) return;
+  if (typeof listeners !== 'object' || listeners === null) throw invalidOption('events', 'must be an object of listeners', listeners);
+  for (const [name, listener] of Object.entries(listeners)) {
+    if (listener === undefined) continue;
+    if (!isLimiterEventName(name) || typeof listener !== 'function') {
+      throw invalidOption(`events.${name}`, 'must be a listener of a limiter event', listener);
+    }
+    events.on(name, listener as LimiterListener<typeof name>);
+  }
 }
