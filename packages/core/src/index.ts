@@ -5,7 +5,6 @@ export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
 export { TollgateError } from './errors.js';
-export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type {
   BreakerCloseEvent,
   BreakerOpenEvent,
@@ -18,6 +17,7 @@ export type {
   LimiterListeners,
   StoreErrorEvent,
 } from './events.js';
+export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { ConsumeOptions, CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
 export { createLimiter } from './limiter.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';

@@ -20,6 +20,9 @@ interface Entry {
   decision: Decision;
   /** Local time the store call was made: the store decided no earlier. */
   atMs: number;
+  /** Served until here. The last millisecond of the denial goes back to the store: a store
+   * computing with fractional rates may round a time up or down by 1 ms, and the cache must
+   * never outlast the store's own denial. */
   untilMs: number;
 }
 
@@ -65,13 +68,13 @@ export class DenyCache {
 
   /** Remembers a store denial of a cost-1 consume made at local time `atMs`. */
   remember(key: string, decision: Decision, atMs: number): void {
-    if (decision.allowed || !Number.isFinite(decision.retryAfterMs) || decision.retryAfterMs <= 0) return;
+    if (decision.allowed || !Number.isFinite(decision.retryAfterMs) || decision.retryAfterMs <= 1) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { decision, atMs, untilMs: atMs + decision.retryAfterMs });
+    this.entries.set(key, { decision, atMs, untilMs: atMs + decision.retryAfterMs - 1 });
   }
 
   forget(key: string): void {

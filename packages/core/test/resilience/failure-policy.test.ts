@@ -50,7 +50,16 @@ describe("onStoreError: 'closed'", () => {
     const decision = await limiter.consume('a');
     expect(decision).toMatchObject({ allowed: false, source: 'policy', remaining: 0, retryAfterMs: 2000, limit: 5 });
     expect(decision.limits).toEqual([
-      { name: 'default', limit: 5, policy: { quota: 5, windowMs: 500 }, allowed: false, remaining: 0, resetAfterMs: 0, retryAfterMs: 2000, delayMs: 0 },
+      {
+        name: 'default',
+        limit: 5,
+        policy: { quota: 5, windowMs: 500 },
+        allowed: false,
+        remaining: 0,
+        resetAfterMs: 0,
+        retryAfterMs: 2000,
+        delayMs: 0,
+      },
     ]);
   });
 
@@ -58,7 +67,13 @@ describe("onStoreError: 'closed'", () => {
     const clock = new VirtualClock();
     const store = new ControlledStore();
     store.mode = 'reject';
-    const limiter = createLimiter({ qps: 10, store, clock: clock.now, onStoreError: 'closed', breaker: { failureThreshold: 1, coolDownMs: 3000 } });
+    const limiter = createLimiter({
+      qps: 10,
+      store,
+      clock: clock.now,
+      onStoreError: 'closed',
+      breaker: { failureThreshold: 1, coolDownMs: 3000 },
+    });
     await limiter.consume('a');
     clock.advance(1200);
     expect((await limiter.consume('a')).retryAfterMs).toBe(1800);
@@ -71,7 +86,10 @@ describe('onStoreError: { fallback }', () => {
     store.mode = 'reject';
     const clock = new VirtualClock();
     const limiter = createLimiter({
-      limits: [{ qps: 40, burst: 20 }, { algorithm: 'fixed-window', limit: 1000, window: '1h' }],
+      limits: [
+        { qps: 40, burst: 20 },
+        { algorithm: 'fixed-window', limit: 1000, window: '1h' },
+      ],
       store,
       clock: clock.now,
       breaker: false,
@@ -154,7 +172,9 @@ describe('store failures are reported', () => {
       expect.objectContaining({ field: 'breaker.failureThreshold' }),
     );
     expect(() => createLimiter({ qps: 1, shadow: 'yes' as never })).toThrow(expect.objectContaining({ field: 'shadow' }));
-    expect(() => createLimiter({ qps: 1, events: { alowed: () => {} } as never })).toThrow(expect.objectContaining({ field: 'events.alowed' }));
+    expect(() => createLimiter({ qps: 1, events: { alowed: () => {} } as never })).toThrow(
+      expect.objectContaining({ field: 'events.alowed' }),
+    );
     expect(() => createLimiter({ qps: 1, denyCache: { maxEntries: -1 }, store: new ControlledStore() })).toThrow(
       expect.objectContaining({ field: 'denyCache.maxEntries' }),
     );
