@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +139,16 @@ describe('rule files', () => {
     expect(error.message.startsWith(path)).toBe(true);
   });
 
+  it('loads the example of the README', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /```yaml\n# rules\.yaml\n([\s\S]*?)```/.exec(readme)![1]!;
+    const set = await load(file('rules.yaml', example));
+    expect(set.rules).toEqual(['login', 'data', 'accounts', 'tenants']);
+    const vip = set.match({ ...api, path: '/api/v1/data/x', headers: { 'x-api-key': 'vip-secret-key' } })!;
+    expect([vip.rule, vip.tier, vip.limiter.limits[0]!.algorithm.limit(vip.limiter.limits[0]!.params)]).toEqual(['data', 'vip', 100]);
+    expect(set.match({ ...api, path: '/users/7/orders', user: '7' })?.limiter.limits).toHaveLength(2);
+  });
+
   it('refuses a missing file', async () => {
     expect((await errorOf(join(dir, 'nope.yaml'))).message).toMatch(/cannot read the rule file/);
   });
@@ -189,7 +199,7 @@ describe('hot reload', () => {
     expect(await admitted(set, 5, '192.0.2.99')).toBe(3);
   });
 
-  it('reloads on demand, and stops watching on close', async () => {
+  it('reloads on demand', async () => {
     const path = file('rules.yaml', yamlRules(2));
     const set = await load(path);
     writeFileSync(path, yamlRules(5));
@@ -198,5 +208,18 @@ describe('hot reload', () => {
     writeFileSync(path, 'rules: 7');
     expect(await set.reload()).toBe(false);
     expect(set.rules).toEqual(['api']);
+  });
+
+  it('stops watching on close', async () => {
+    const path = file('rules.yaml', yamlRules(2));
+    const set = await load(path, true);
+    let reloads = 0;
+    set.on('reload', () => reloads++);
+    set.close();
+    await writeFile(path, yamlRules(5));
+    // Several debounce periods pass: a watcher still running would have reloaded by now.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reloads).toBe(0);
+    expect(await admitted(set, 5)).toBe(2);
   });
 });
