@@ -1,5 +1,5 @@
 import type { Decision } from './decision.js';
-import type { TollgateError } from './errors.js';
+import { TollgateError } from './errors.js';
 
 /** Why a decision was made without the store. */
 export type BypassReason = 'error' | 'timeout' | 'breaker-open';
@@ -73,6 +73,27 @@ const EVENT_NAMES: readonly LimiterEventName[] = ['allowed', 'denied', 'delayed'
 export class LimiterEvents {
   private readonly listeners = new Map<LimiterEventName, Set<(event: never) => void>>();
 
+  /** An emitter holding the listeners of a limiter's `events` option. */
+  static from(listeners: LimiterListeners | undefined): LimiterEvents {
+    const events = new LimiterEvents();
+    if (listeners === undefined) return events;
+    if (typeof listeners !== 'object' || listeners === null) {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'events must be an object of listeners', 'events');
+    }
+    for (const [name, listener] of Object.entries(listeners)) {
+      if (listener === undefined) continue;
+      if (!isLimiterEventName(name) || typeof listener !== 'function') {
+        throw new TollgateError(
+          'ERR_TOLLGATE_INVALID_OPTION',
+          `events.${name} must be a listener of a limiter event (events: ${EVENT_NAMES.join(', ')})`,
+          `events.${name}`,
+        );
+      }
+      events.on(name, listener as LimiterListener<typeof name>);
+    }
+    return events;
+  }
+
   has(event: LimiterEventName): boolean {
     return this.listeners.has(event);
   }
@@ -104,6 +125,6 @@ export class LimiterEvents {
   }
 }
 
-export function isLimiterEventName(name: string): name is LimiterEventName {
+function isLimiterEventName(name: string): name is LimiterEventName {
   return (EVENT_NAMES as readonly string[]).includes(name);
 }

@@ -1,14 +1,7 @@
 import type { Policy } from './algorithms/types.js';
 import { type Decision, toDecision } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
-import {
-  type BypassReason,
-  isLimiterEventName,
-  type LimiterEventName,
-  LimiterEvents,
-  type LimiterListener,
-  type LimiterListeners,
-} from './events.js';
+import { type BypassReason, type LimiterEventName, LimiterEvents, type LimiterListener, type LimiterListeners } from './events.js';
 import { assertIdentity, assertPrefix, storageKeys } from './keys.js';
 import { Breaker, type BreakerOptions, type BreakerState } from './resilience/breaker.js';
 import { DenyCache, type DenyCacheOptions } from './resilience/deny-cache.js';
@@ -108,11 +101,10 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   if (typeof shadow !== 'boolean') throw invalidOption('shadow', 'must be true or false', shadow);
   const now = clock ?? Date.now;
   const breaker = options.breaker === false ? undefined : new Breaker(options.breaker ?? {}, now);
-  const denyCache = buildDenyCache(options.denyCache, store, limits);
+  const denyCache = DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits);
   const fallback = buildFallback(options.onStoreError ?? 'open', spec, { clock, prefix });
   const closedRetryAfterMs = breaker?.coolDownMs ?? 1000;
-  const events = new LimiterEvents();
-  addListeners(events, options.events);
+  const events = LimiterEvents.from(options.events);
 
   const suffixes = limits.map((limit) => `${limit.name}:${limit.algorithm.name}`);
   const policies: Policy[] = limits.map((limit) => limit.algorithm.policy(limit.params));
@@ -212,19 +204,6 @@ function invalidOption(field: string, expectation: string, value: unknown): Toll
   return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${describeValue(value)})`, field);
 }
 
-function buildDenyCache(
-  option: DenyCacheOptions | boolean | undefined,
-  store: Store,
-  limits: readonly BoundLimit[],
-): DenyCache | undefined {
-  if (option === false || !DenyCache.suits(limits)) return undefined;
-  if (option === undefined && store instanceof MemoryStore) return undefined;
-  if (option !== undefined && option !== true && (typeof option !== 'object' || option === null)) {
-    throw invalidOption('denyCache', 'must be true, false or { maxEntries }', option);
-  }
-  return new DenyCache(option === true || option === undefined ? {} : option);
-}
-
 function buildFallback(
   policy: StoreErrorPolicy,
   spec: RuleSpec,
@@ -251,16 +230,4 @@ function buildFallback(
     prefix,
     denyCache: false,
   } as CreateLimiterOptions);
-}
-
-function addListeners(events: LimiterEvents, listeners: LimiterListeners | undefined): void {
-  if (listeners === undefined) return;
-  if (typeof listeners !== 'object' || listeners === null) throw invalidOption('events', 'must be an object of listeners', listeners);
-  for (const [name, listener] of Object.entries(listeners)) {
-    if (listener === undefined) continue;
-    if (!isLimiterEventName(name) || typeof listener !== 'function') {
-      throw invalidOption(`events.${name}`, 'must be a listener of a limiter event', listener);
-    }
-    events.on(name, listener as LimiterListener<typeof name>);
-  }
 }

@@ -46,9 +46,22 @@ export class DenyCache {
     this.maxEntries = maxEntries;
   }
 
-  /** Whether a rule's denials may be cached: every limit's algorithm must qualify. */
-  static suits(limits: readonly BoundLimit[]): boolean {
-    return limits.every((limit) => DENIAL_HOLDS_UNTIL_RETRY.has(limit.algorithm.name));
+  /**
+   * The cache a limiter's `denyCache` option asks for: none when off, when an algorithm of the
+   * rule does not qualify, or by default on a memory store (no round trip to save).
+   */
+  static forRule(
+    option: DenyCacheOptions | boolean | undefined,
+    memoryStore: boolean,
+    limits: readonly BoundLimit[],
+  ): DenyCache | undefined {
+    if (option === false || !limits.every((limit) => DENIAL_HOLDS_UNTIL_RETRY.has(limit.algorithm.name))) return undefined;
+    if (option === undefined && memoryStore) return undefined;
+    if (option === undefined || option === true) return new DenyCache({});
+    if (typeof option !== 'object' || option === null) {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'denyCache must be true, false or { maxEntries }', 'denyCache');
+    }
+    return new DenyCache(option);
   }
 
   get size(): number {
