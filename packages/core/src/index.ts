@@ -24,9 +24,11 @@ export { TOLLGATE_SCRIPT } from './lua/script.js';
 export type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 export type { DenyCacheOptions } from './resilience/deny-cache.js';
 export { shareOfRule } from './resilience/share.js';
+export type { RedisRuleLocation, RedisRuleSetOptions } from './rules/redis-rule-set.js';
+export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
 export type { KeySelector, RuleRequest } from './rules/request.js';
-export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions } from './rules/rule-set.js';
-export { createRuleSet, loadRuleSet } from './rules/rule-set.js';
+export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
+export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {
   FixedWindowSpec,
   GcraSpec,

@@ -1,4 +1,4 @@
-import { type FSWatcher, watch } from 'node:fs';
+import { watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { TollgateError } from '../errors.js';
 import type { LimiterListeners } from '../events.js';
@@ -18,7 +18,7 @@ export interface RuleSetOptions {
 }
 
 export interface LoadRuleSetOptions extends RuleSetOptions {
-  /** Reload when the file changes. Default false. */
+  /** Reload when the document changes. Default false. */
   watch?: boolean;
   /** Quiet time after the last change before reloading. Default 100 ms. */
   debounceMs?: number;
@@ -49,41 +49,72 @@ export interface RuleSet {
   match(request: RuleRequest): RuleMatch | undefined;
   /** Validates and applies a new rule-set document; on error throws and keeps the rules in force. */
   update(config: unknown): void;
-  /** Reads the file again (file-backed sets); resolves false, reporting an `error` event, when the new rules were refused. */
+  /** Reads the file (or Redis key) again; resolves false, reporting an `error` event, when the new rules were refused. */
   reload(): Promise<boolean>;
   on<E extends keyof RuleSetEventMap>(event: E, listener: (event: RuleSetEventMap[E]) => void): () => void;
-  /** Stops watching the file. */
+  /** Stops watching for changes. */
   close(): void;
+}
+
+/** Where a rule-set document comes from, and how its changes are noticed. */
+export interface RuleSource {
+  /** Names the source in error messages (a file path, a Redis key). */
+  readonly name: string;
+  read(): Promise<{ text: string; document: unknown }>;
+  /** Calls `changed` when the document may have changed; returns a function that stops. */
+  watch(changed: () => void, failed: (error: TollgateError) => void): () => void;
 }
 
 /** A rule set from a document already in memory (parsed JSON/YAML or an object literal). */
 export function createRuleSet(config: unknown, options: RuleSetOptions = {}): RuleSet {
-  return new FileRuleSet(config, options, undefined);
+  return new SourcedRuleSet(config, options, undefined);
 }
 
 /** A rule set from a JSON or YAML file; rejects when the file is missing or invalid. */
-export async function loadRuleSet(path: string, options: LoadRuleSetOptions = {}): Promise<RuleSet> {
-  const file = resolve(path);
-  const { text, document } = await readRuleFile(file);
-  const set = new FileRuleSet(document, options, file);
+export function loadRuleSet(path: string, options: LoadRuleSetOptions = {}): Promise<RuleSet> {
+  return loadFromSource(fileSource(resolve(path)), options);
+}
+
+/** A rule set read from `source`, watched for changes when `options.watch` is set. */
+export async function loadFromSource(source: RuleSource, options: LoadRuleSetOptions): Promise<RuleSet> {
+  const { text, document } = await source.read();
+  const set = new SourcedRuleSet(document, options, source);
   set.lastText = text;
   if (options.watch) set.watch(options.debounceMs ?? 100);
   return set;
 }
 
-class FileRuleSet implements RuleSet {
+function fileSource(file: string): RuleSource {
+  return {
+    name: file,
+    read: () => readRuleFile(file),
+    watch(changed, failed) {
+      const name = basename(file);
+      // The folder, not the file: editors often replace the file, which would end a watch on it.
+      const watcher = watch(dirname(file), { persistent: false }, (_event, changedName) => {
+        if (changedName === null || changedName === name) changed();
+      });
+      watcher.on('error', (error) =>
+        failed(new TollgateError('ERR_TOLLGATE_INVALID_RULES', `${file}: watching failed: ${error.message}`, undefined, { cause: error })),
+      );
+      return () => watcher.close();
+    },
+  };
+}
+
+class SourcedRuleSet implements RuleSet {
   lastText: string | undefined;
   private compiled: CompiledRule[];
   private readonly store: Store;
   private readonly listeners = { reload: new Set<(e: RuleSetEventMap['reload']) => void>(), error: new Set<(e: TollgateError) => void>() };
-  private watcher: FSWatcher | undefined;
+  private stopWatching: (() => void) | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private reloading: Promise<boolean> = Promise.resolve(true);
 
   constructor(
     config: unknown,
     private readonly options: RuleSetOptions,
-    private readonly file: string | undefined,
+    private readonly source: RuleSource | undefined,
   ) {
     this.store = options.store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
     this.compiled = this.compile(config);
@@ -124,32 +155,25 @@ class FileRuleSet implements RuleSet {
   }
 
   close(): void {
-    this.watcher?.close();
-    this.watcher = undefined;
+    this.stopWatching?.();
+    this.stopWatching = undefined;
     clearTimeout(this.debounce);
   }
 
   watch(debounceMs: number): void {
-    const file = this.file!;
-    const name = basename(file);
-    // The folder, not the file: editors often replace the file, which would end a watch on it.
-    this.watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
-      if (changed !== null && changed !== name) return;
-      clearTimeout(this.debounce);
-      this.debounce = setTimeout(() => void this.reload(), debounceMs);
-    });
-    this.watcher.on('error', (error) =>
-      this.emit(
-        'error',
-        new TollgateError('ERR_TOLLGATE_INVALID_RULES', `${file}: watching failed: ${error.message}`, undefined, { cause: error }),
-      ),
+    this.stopWatching = this.source!.watch(
+      () => {
+        clearTimeout(this.debounce);
+        this.debounce = setTimeout(() => void this.reload(), debounceMs);
+      },
+      (error) => this.emit('error', error),
     );
   }
 
   private async reloadNow(): Promise<boolean> {
-    if (this.file === undefined) return false;
+    if (this.source === undefined) return false;
     try {
-      const { text, document } = await readRuleFile(this.file);
+      const { text, document } = await this.source.read();
       if (text === this.lastText) return true;
       this.compiled = this.compile(document);
       this.lastText = text;
@@ -166,8 +190,8 @@ class FileRuleSet implements RuleSet {
       return compileRules(config, { store: this.store, clock: this.options.clock, events: this.options.events });
     } catch (error) {
       const cause = error as TollgateError;
-      if (this.file === undefined) throw cause;
-      throw new TollgateError(cause.code, `${this.file}: ${cause.message}`, cause.field, { cause });
+      if (this.source === undefined) throw cause;
+      throw new TollgateError(cause.code, `${this.source.name}: ${cause.message}`, cause.field, { cause });
     }
   }
 
