@@ -5,7 +5,7 @@ import { createLimiter, type Decision, type Limiter, RedisStore } from '../../sr
 
 const TIMEOUT_MS = 100;
 /** Scheduling slack on a shared 2-core machine: a decision must come back within timeout + this. */
-const SLACK_MS = 150;
+const SLACK_MS = 300;
 
 interface Answer {
   sentAt: number;
@@ -109,6 +109,7 @@ describe('Redis killed during a stream of requests, then restarted', () => {
     const killedAt = performance.now();
     await until(() => limiter.breakerState !== 'closed', 2000);
     await sleep(700);
+    const restartingAt = performance.now();
     await server.launch();
     const restartedAt = performance.now();
     const recoveryMs = await until(() => traffic.answers.some((a) => a.sentAt > restartedAt && a.decision.source === 'store'), 3000);
@@ -117,7 +118,8 @@ describe('Redis killed during a stream of requests, then restarted', () => {
 
     expect(traffic.rejections).toEqual([]);
     expectAnsweredPerPolicy(traffic.answers, policy === 'open');
-    const duringOutage = traffic.answers.filter((a) => a.sentAt > killedAt && a.sentAt < restartedAt);
+    // Sent while Redis was gone, and answered (by timeout at the latest) before it came back.
+    const duringOutage = traffic.answers.filter((a) => a.sentAt > killedAt && a.sentAt < restartingAt - TIMEOUT_MS);
     expect(duringOutage.length).toBeGreaterThan(100);
     expect(duringOutage.every((a) => a.decision.source === 'policy')).toBe(true);
     // While the breaker is open, decisions cost next to nothing.
@@ -150,7 +152,8 @@ describe('Redis paused (SIGSTOP): connected but silent', () => {
 
     expect(traffic.rejections).toEqual([]);
     expectAnsweredPerPolicy(traffic.answers, true);
-    const duringPause = traffic.answers.filter((a) => a.sentAt > pausedAt + TIMEOUT_MS && a.sentAt < resumedAt);
+    // Sent after the calls in flight at the pause timed out, and answered before the resume.
+    const duringPause = traffic.answers.filter((a) => a.sentAt > pausedAt + TIMEOUT_MS && a.sentAt < resumedAt - TIMEOUT_MS);
     expect(duringPause.length).toBeGreaterThan(100);
     expect(duringPause.every((a) => a.decision.source === 'policy')).toBe(true);
     expect(recoveryMs).toBeLessThan(2000);
