@@ -93,8 +93,9 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   if (typeof store?.execute !== 'function') {
     throw invalidOption('store', 'must be a MemoryStore, a RedisStore or another Store', store);
   }
-  if (typeof rule !== 'string' || rule.length === 0 || rule.length > 128)
+  if (typeof rule !== 'string' || rule.length === 0 || rule.length > 128) {
     throw invalidOption('rule', 'must be a name of 1-128 characters', rule);
+  }
   if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout) || timeout < 1) {
     throw invalidOption('timeout', 'must be a whole number of milliseconds >= 1', timeout);
   }
