@@ -124,7 +124,7 @@ describe('onStoreError: { fallback }', () => {
     expect((await limiter.consume('a')).source).toBe('store');
   });
 
-  it('rejects a share out of range or for an algorithm without a known share, naming the field', () => {
+  it('rejects a share out of range and an unknown policy, naming the field', () => {
     expect(() => createLimiter({ qps: 1, onStoreError: { fallback: { share: 2 } } })).toThrow(
       expect.objectContaining({ field: 'onStoreError.fallback.share' }),
     );
