@@ -32,6 +32,20 @@ export interface Lease {
   readonly id: string;
 }
 
+/**
+ * Who made a decision: `store` (the normal case), `cache` (the local deny cache, repeating a
+ * denial the store gave), `fallback` (the fallback limiter, store unavailable), `policy`
+ * (`onStoreError: 'open' | 'closed'`, store unavailable).
+ */
+export type DecisionSource = 'store' | 'cache' | 'fallback' | 'policy';
+
+/** Shadow mode: what the rule decided, while the caller is let through regardless. */
+export interface ShadowVerdict {
+  allowed: boolean;
+  retryAfterMs: number;
+  delayMs: number;
+}
+
 export interface Decision {
   allowed: boolean;
   /** Of the limit reported: the most restrictive one (lowest remaining; when denied, longest retry). */
@@ -48,6 +62,9 @@ export interface Decision {
   limits: LimitDecision[];
   /** Present when a consume was admitted by a rule with a `concurrency` limit: the slot it holds. */
   lease?: Lease;
+  source: DecisionSource;
+  /** Present only on a limiter in shadow mode: `allowed` is then always true and `delayMs` 0. */
+  shadow?: ShadowVerdict;
 }
 
 /** Folds the per-limit outcomes of one store operation into the decision the caller sees. */
@@ -63,7 +80,7 @@ function singleLimitDecision(kind: OperationKind, result: StoreResult, { name, l
   const delayMs = allowed ? outcome.delayMs : 0;
   const { remaining, resetAfterMs } = outcome;
   const part: LimitDecision = { name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs };
-  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits: [part] };
+  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits: [part], source: 'store' };
 }
 
 function multiLimitDecision(kind: OperationKind, result: StoreResult, infos: readonly LimitInfo[], cost: number): Decision {
@@ -100,6 +117,7 @@ function multiLimitDecision(kind: OperationKind, result: StoreResult, infos: rea
     delayMs: allowed ? delayMs : 0,
     limitName: top.name,
     limits: parts,
+    source: 'store',
   };
 }
 

@@ -4,6 +4,7 @@ export type TollgateErrorCode =
   | 'ERR_TOLLGATE_INVALID_COST'
   | 'ERR_TOLLGATE_INVALID_KEY'
   | 'ERR_TOLLGATE_INVALID_OPTION'
+  | 'ERR_TOLLGATE_INVALID_RULES'
   | 'ERR_TOLLGATE_STORE';
 
 export class TollgateError extends Error {

@@ -2,15 +2,35 @@ export { ALGORITHMS } from './algorithms/registry.js';
 export type { Algorithm, Outcome, Policy, StepResult } from './algorithms/types.js';
 export type { ConcurrencyLimiter, CreateConcurrencyLimiterOptions } from './concurrency-limiter.js';
 export { createConcurrencyLimiter } from './concurrency-limiter.js';
-export type { Decision, Lease, LimitDecision } from './decision.js';
+export type { Decision, DecisionSource, Lease, LimitDecision, ShadowVerdict } from './decision.js';
 export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
 export { TollgateError } from './errors.js';
+export type {
+  BreakerCloseEvent,
+  BreakerOpenEvent,
+  BypassReason,
+  DecisionEvent,
+  FallbackEvent,
+  LimiterEventMap,
+  LimiterEventName,
+  LimiterListener,
+  LimiterListeners,
+  StoreErrorEvent,
+} from './events.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
-export type { ConsumeOptions, CreateLimiterOptions, Limiter, LimiterOptions } from './limiter.js';
+export type { ConsumeOptions, CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
 export { createLimiter } from './limiter.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';
+export type { BreakerOptions, BreakerState } from './resilience/breaker.js';
+export type { DenyCacheOptions } from './resilience/deny-cache.js';
+export { shareOfRule } from './resilience/share.js';
+export type { RedisRuleLocation, RedisRuleSetOptions } from './rules/redis-rule-set.js';
+export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
+export type { KeySelector, RuleRequest } from './rules/request.js';
+export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
+export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {
   ConcurrencySpec,
   FixedWindowSpec,

@@ -1,7 +1,8 @@
 import { RedisClusterProcess, type RedisTarget, startRedis } from '@tollgate/testing';
 import { type Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLimiter, RedisStore } from '../src/index.js';
+import { createLimiter, RedisStore, type StoreErrorEvent } from '../src/index.js';
+import { STORE_SEMANTICS } from './helpers/stores.js';
 
 let target: RedisTarget;
 let client: Redis;
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 describe('RedisStore on one node', () => {
   it("decides on Redis' own clock by default", async () => {
-    const limiter = createLimiter({ perHour: 5, store, prefix: uniquePrefix() });
+    const limiter = createLimiter({ perHour: 5, store, prefix: uniquePrefix(), ...STORE_SEMANTICS });
     const decisions = await Promise.all(Array.from({ length: 6 }, () => limiter.consume('a')));
     expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, true, true, false]);
     // One request per 720 s comes back; the first may already be a few ms old.
@@ -36,7 +37,7 @@ describe('RedisStore on one node', () => {
 
   it('writes every key with an expiry, under <prefix>:{<identity>}:<limit>', async () => {
     const prefix = uniquePrefix();
-    const limiter = createLimiter({ algorithm: 'fixed-window', limit: 10, window: '1m', store, prefix });
+    const limiter = createLimiter({ algorithm: 'fixed-window', limit: 10, window: '1m', store, prefix, ...STORE_SEMANTICS });
     await limiter.consume('user}{7');
     const keys = await client.keys(`${prefix}:*`);
     expect(keys).toEqual([`${prefix}:{user%7D%7B7}:default:fixed-window`]);
@@ -47,7 +48,15 @@ describe('RedisStore on one node', () => {
 
   it('adds the clock-skew slack to keys written on a client clock', async () => {
     const prefix = uniquePrefix();
-    const limiter = createLimiter({ algorithm: 'fixed-window', limit: 10, window: '1m', store, prefix, clock: Date.now });
+    const limiter = createLimiter({
+      algorithm: 'fixed-window',
+      limit: 10,
+      window: '1m',
+      store,
+      prefix,
+      clock: Date.now,
+      ...STORE_SEMANTICS,
+    });
     await limiter.consume('a');
     const ttl = await client.pttl(`${prefix}:{a}:default:fixed-window`);
     expect(ttl).toBeGreaterThan(60_000);
@@ -55,7 +64,15 @@ describe('RedisStore on one node', () => {
   });
 
   it('coalesces concurrent decisions into few script calls, in order and exactly', async () => {
-    const limiter = createLimiter({ algorithm: 'gcra', rate: 1, period: '1h', burst: 100, store, prefix: uniquePrefix() });
+    const limiter = createLimiter({
+      algorithm: 'gcra',
+      rate: 1,
+      period: '1h',
+      burst: 100,
+      store,
+      prefix: uniquePrefix(),
+      ...STORE_SEMANTICS,
+    });
     const callsBefore = await scriptCalls();
     const decisions = await Promise.all(Array.from({ length: 1000 }, () => limiter.consume('hot')));
     const calls = (await scriptCalls()) - callsBefore;
@@ -65,27 +82,30 @@ describe('RedisStore on one node', () => {
   });
 
   it('recovers when Redis loses its scripts (NOSCRIPT → EVAL)', async () => {
-    const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix() });
+    const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix(), ...STORE_SEMANTICS });
     expect((await limiter.consume('a')).allowed).toBe(true);
     await client.script('FLUSH');
     expect(await limiter.consume('a')).toMatchObject({ allowed: true, remaining: 8 });
   });
 
-  it('rejects with a coded store error when the script fails, and keeps serving others', async () => {
+  it('reports a coded store error when the script fails, answers per policy, and keeps serving others', async () => {
     const prefix = uniquePrefix();
-    const limiter = createLimiter({ qps: 10, store, prefix });
+    const errors: StoreErrorEvent[] = [];
+    const limiter = createLimiter({ qps: 10, store, prefix, onStoreError: 'closed', events: { storeError: (e) => errors.push(e) } });
     await client.hset(`${prefix}:{broken}:default:gcra`, 'field', 'value');
-    await expect(limiter.consume('broken')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_STORE' });
-    expect((await limiter.consume('fine')).allowed).toBe(true);
+    expect(await limiter.consume('broken')).toMatchObject({ allowed: false, source: 'policy' });
+    expect(errors.map((e) => [e.reason, e.error.code])).toEqual([['error', 'ERR_TOLLGATE_STORE']]);
+    expect(await limiter.consume('fine')).toMatchObject({ allowed: true, source: 'store' });
   });
 
   it.runIf(process.env.REDIS_URL === undefined)('comes back after a Redis restart, scripts and all', async () => {
     const server = target.process!;
-    const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix() });
+    const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix(), ...STORE_SEMANTICS });
     expect((await limiter.consume('a')).allowed).toBe(true);
     await server.kill();
     await server.launch();
-    // ioredis reconnects by itself and replays what was queued meanwhile.
+    // ioredis may have reconnected while launch() was still polling the new server.
+    if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
     expect(await limiter.consume('a')).toMatchObject({ allowed: true, remaining: 9 });
   });
 
@@ -115,6 +135,7 @@ describe('RedisStore on a 3-master cluster', () => {
       limits: [{ perHour: 2 }, { algorithm: 'fixed-window', limit: 100, window: '1h' }],
       store: clusterStore,
       prefix: uniquePrefix(),
+      ...STORE_SEMANTICS,
     });
     const identities = Array.from({ length: 300 }, (_, i) => `user-${i}`);
     const decisions = await Promise.all(identities.flatMap((id) => [limiter.consume(id), limiter.consume(id), limiter.consume(id)]));

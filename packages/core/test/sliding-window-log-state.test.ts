@@ -2,6 +2,7 @@ import { type RedisTarget, startRedis } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiter, type Duration, RedisStore } from '../src/index.js';
+import { STORE_SEMANTICS } from './helpers/stores.js';
 
 let target: RedisTarget;
 let client: Redis;
@@ -22,7 +23,7 @@ afterAll(async () => {
 function logLimiter(limit: number, window: Duration) {
   let now = Date.UTC(2026, 5, 1, 12);
   const prefix = `swl${process.pid}-${counter++}`;
-  const limiter = createLimiter({ algorithm: 'sliding-window-log', limit, window, store, prefix, clock: () => now });
+  const limiter = createLimiter({ algorithm: 'sliding-window-log', limit, window, store, prefix, clock: () => now, ...STORE_SEMANTICS });
   const key = `${prefix}:{user}:default:sliding-window-log`;
   return {
     limiter,

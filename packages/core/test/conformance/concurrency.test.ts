@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConcurrencyLimiter, createLimiter, type Duration } from '../../src/index.js';
 import { type ConcurrencyStep, playConcurrencyTrace } from '../helpers/concurrency-trace.js';
-import { type StoreUnderTest, startBackends } from '../helpers/stores.js';
+import { STORE_SEMANTICS, type StoreUnderTest, startBackends } from '../helpers/stores.js';
 import { concurrencySpecArbitrary, concurrencyTraceArbitrary, startArbitrary } from './arbitraries.js';
 
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 1000);
@@ -21,7 +21,14 @@ describe.each(['memory', 'redis', 'cluster'] as const)('concurrency seed traces 
   function setup(limit: number, leaseTtl: Duration) {
     let now = Date.UTC(2026, 5, 1, 12);
     const { store } = backends.find((b) => b.name === name)!;
-    const limiter = createConcurrencyLimiter({ limit, leaseTtl, store, clock: () => now, prefix: `conc${prefixCounter++}` });
+    const limiter = createConcurrencyLimiter({
+      limit,
+      leaseTtl,
+      store,
+      clock: () => now,
+      prefix: `conc${prefixCounter++}`,
+      ...STORE_SEMANTICS,
+    });
     return {
       limiter,
       advance: (ms: number) => {
@@ -82,6 +89,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('concurrency seed traces 
       store,
       clock: () => Date.UTC(2026, 5, 1, 12),
       prefix: `conc${prefixCounter++}`,
+      ...STORE_SEMANTICS,
     });
     const first = await limiter.consume('user-1');
     expect(first).toMatchObject({ allowed: true, lease: { key: 'user-1' } });

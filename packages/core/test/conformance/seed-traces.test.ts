@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiter, type Decision, type RuleSpec } from '../../src/index.js';
-import { type StoreUnderTest, startBackends } from '../helpers/stores.js';
+import { STORE_SEMANTICS, type StoreUnderTest, startBackends } from '../helpers/stores.js';
 
 let backends: StoreUnderTest[];
 let close: () => Promise<void>;
@@ -16,7 +16,7 @@ let prefixCounter = 0;
 function setup(name: StoreUnderTest['name'], rule: RuleSpec) {
   let now = Date.UTC(2026, 5, 1, 12);
   const { store } = backends.find((b) => b.name === name)!;
-  const limiter = createLimiter({ ...rule, store, clock: () => now, prefix: `seed${prefixCounter++}` });
+  const limiter = createLimiter({ ...rule, store, clock: () => now, prefix: `seed${prefixCounter++}`, ...STORE_SEMANTICS });
   return {
     limiter,
     advance: (ms: number) => {

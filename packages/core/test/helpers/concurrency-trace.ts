@@ -1,4 +1,5 @@
 import { type CreateConcurrencyLimiterOptions, createConcurrencyLimiter, type Decision, type Lease, type Store } from '../../src/index.js';
+import { STORE_SEMANTICS } from './stores.js';
 
 export type ConcurrencyStep =
   | { op: 'acquire'; advanceMs: number }
@@ -24,7 +25,7 @@ export async function playConcurrencyTrace(
 ): Promise<ComparableDecision[]> {
   let now = startMs;
   const prefix = `ctrace${process.pid}-${traceCounter++}`;
-  const limiter = createConcurrencyLimiter({ ...spec, store, clock: () => now, prefix });
+  const limiter = createConcurrencyLimiter({ ...spec, store, clock: () => now, prefix, ...STORE_SEMANTICS });
   const leases: Lease[] = [];
   const decisions: ComparableDecision[] = [];
   for (const step of steps) {

@@ -1,6 +1,17 @@
 import { RedisClusterProcess, type RedisTarget, startRedis } from '@tollgate/testing';
 import { type Cluster, Redis } from 'ioredis';
-import { MemoryStore, RedisStore, type Store } from '../../src/index.js';
+import { type LimiterOptions, MemoryStore, RedisStore, type Store } from '../../src/index.js';
+
+/**
+ * Limiter options for tests of what a store decides: every decision comes from the store
+ * (no deny cache), a store slowed by a loaded test machine is waited for, and 'closed' makes
+ * any store failure show up as a wrong decision rather than an admission.
+ */
+export const STORE_SEMANTICS: Pick<LimiterOptions, 'timeout' | 'onStoreError' | 'denyCache'> = {
+  timeout: 30_000,
+  onStoreError: 'closed',
+  denyCache: false,
+};
 
 /** A store under test and how to release it. */
 export interface StoreUnderTest {

@@ -1,4 +1,5 @@
 import { createLimiter, type Decision, type RuleSpec, type Store } from '../../src/index.js';
+import { STORE_SEMANTICS } from './stores.js';
 
 export type TraceStep =
   | { op: 'consume'; advanceMs: number; cost: number }
@@ -15,7 +16,7 @@ let traceCounter = 0;
 export async function playTrace(store: Store, rule: RuleSpec, steps: readonly TraceStep[], startMs: number): Promise<Decision[]> {
   let now = startMs;
   const prefix = `trace${process.pid}-${traceCounter++}`;
-  const limiter = createLimiter({ ...rule, store, clock: () => now, prefix });
+  const limiter = createLimiter({ ...rule, store, clock: () => now, prefix, ...STORE_SEMANTICS });
   const decisions: Decision[] = [];
   for (const step of steps) {
     now += step.advanceMs;

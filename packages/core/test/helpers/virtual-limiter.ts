@@ -1,11 +1,12 @@
 import { createLimiter, type Decision, type RuleSpec, type Store } from '../../src/index.js';
+import { STORE_SEMANTICS } from './stores.js';
 
 let prefixCounter = 0;
 
 /** A limiter on `store` under a virtual clock the test moves; each call gets its own key prefix. */
 export function virtualLimiter(store: Store, rule: RuleSpec, startMs = Date.UTC(2026, 5, 1, 12)) {
   let now = startMs;
-  const limiter = createLimiter({ ...rule, store, clock: () => now, prefix: `vl${process.pid}-${prefixCounter++}` });
+  const limiter = createLimiter({ ...rule, store, clock: () => now, prefix: `vl${process.pid}-${prefixCounter++}`, ...STORE_SEMANTICS });
   return {
     limiter,
     advance: (ms: number) => {

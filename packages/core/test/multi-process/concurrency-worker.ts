@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { type CreateConcurrencyLimiterOptions, createConcurrencyLimiter, RedisStore } from '../../src/index.js';
+import { STORE_SEMANTICS } from '../helpers/stores.js';
 
 const [mode, url, prefix, specJson, ...counts] = process.argv.slice(2);
 const client = new Redis(url!);
@@ -13,6 +14,7 @@ const limiter = createConcurrencyLimiter({
   ...(JSON.parse(specJson!) as CreateConcurrencyLimiterOptions),
   store: new RedisStore({ client }),
   prefix: prefix!,
+  ...STORE_SEMANTICS,
 });
 const inFlightKey = `${prefix}:in-flight`;
 

@@ -6,6 +6,7 @@ import { type RedisTarget, startRedis } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConcurrencyLimiter, RedisStore } from '../../src/index.js';
+import { STORE_SEMANTICS } from '../helpers/stores.js';
 
 const WORKER = fileURLToPath(new URL('./concurrency-worker.ts', import.meta.url));
 const LUA_LOADER = fileURLToPath(new URL('../../../testing/src/lua-loader.mjs', import.meta.url));
@@ -47,7 +48,7 @@ describe('the concurrency limiter across processes on one Redis', () => {
     const highest = Math.max(...(await Promise.all(reports)).map((report) => report.highest));
     // 320 requests went through 5 slots: the limit was reached and never exceeded.
     expect(highest).toBe(5);
-    const limiter = createConcurrencyLimiter({ limit: 5, leaseTtl: '30s', store: new RedisStore({ client }), prefix });
+    const limiter = createConcurrencyLimiter({ limit: 5, leaseTtl: '30s', store: new RedisStore({ client }), prefix, ...STORE_SEMANTICS });
     expect(await limiter.peek('shared-key')).toMatchObject({ allowed: true, remaining: 4 });
   });
 
@@ -59,7 +60,7 @@ describe('the concurrency limiter across processes on one Redis', () => {
     worker.kill('SIGKILL');
     await once(worker, 'exit');
 
-    const limiter = createConcurrencyLimiter({ ...spec, store: new RedisStore({ client }), prefix });
+    const limiter = createConcurrencyLimiter({ ...spec, store: new RedisStore({ client }), prefix, ...STORE_SEMANTICS });
     const denied = await limiter.acquire('crash-key');
     expect(denied.allowed).toBe(false);
     expect(denied.retryAfterMs).toBeGreaterThan(0);

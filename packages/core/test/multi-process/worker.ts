@@ -2,10 +2,16 @@
 // reports how many were admitted. Run by multi-process.test.ts.
 import { Redis } from 'ioredis';
 import { createLimiter, RedisStore, type RuleSpec } from '../../src/index.js';
+import { STORE_SEMANTICS } from '../helpers/stores.js';
 
 const [url, prefix, requests, ruleJson] = process.argv.slice(2);
 const client = new Redis(url!);
-const limiter = createLimiter({ ...(JSON.parse(ruleJson!) as RuleSpec), store: new RedisStore({ client }), prefix: prefix! });
+const limiter = createLimiter({
+  ...(JSON.parse(ruleJson!) as RuleSpec),
+  store: new RedisStore({ client }),
+  prefix: prefix!,
+  ...STORE_SEMANTICS,
+});
 
 process.send!({ ready: true });
 process.once('message', async () => {

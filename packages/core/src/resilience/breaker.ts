@@ -1,0 +1,84 @@
+import { TollgateError } from '../errors.js';
+import type { Clock } from '../stores/store.js';
+
+export type BreakerState = 'closed' | 'open' | 'half-open';
+
+export interface BreakerOptions {
+  /** Consecutive store failures (errors or timeouts) that open the breaker. Default 5. */
+  failureThreshold?: number;
+  /** How long the store is left alone once open, before one probe call. Default 1000 ms. */
+  coolDownMs?: number;
+}
+
+/**
+ * Circuit breaker around the store: closed (calls go through), open (none do, until
+ * `coolDownMs` has passed), half-open (exactly one probe is in flight; its result closes
+ * or reopens the breaker).
+ */
+export class Breaker {
+  readonly failureThreshold: number;
+  readonly coolDownMs: number;
+  private current: BreakerState = 'closed';
+  private failures = 0;
+  /** When the current cool-down started. */
+  private openedAtMs = 0;
+  /** When the breaker left the closed state. */
+  private openSinceMs = 0;
+
+  constructor(
+    options: BreakerOptions,
+    private readonly clock: Clock,
+  ) {
+    this.failureThreshold = wholeNumber(options.failureThreshold ?? 5, 'breaker.failureThreshold', 1);
+    this.coolDownMs = wholeNumber(options.coolDownMs ?? 1000, 'breaker.coolDownMs', 1);
+  }
+
+  get state(): BreakerState {
+    return this.current;
+  }
+
+  /** Whether a store call may be made now; past the cool-down the caller becomes the probe. */
+  admit(): boolean {
+    if (this.current === 'closed') return true;
+    if (this.current === 'half-open') return false;
+    if (this.clock() - this.openedAtMs < this.coolDownMs) return false;
+    this.current = 'half-open';
+    return true;
+  }
+
+  /** Until the next probe may be made (0 when closed). */
+  retryAfterMs(): number {
+    if (this.current === 'closed') return 0;
+    return Math.max(1, this.coolDownMs - (this.clock() - this.openedAtMs));
+  }
+
+  /** Records a store answer; returns how long the breaker had been open when this closes it. */
+  succeeded(): number | undefined {
+    this.failures = 0;
+    if (this.current === 'closed') return undefined;
+    this.current = 'closed';
+    return this.clock() - this.openSinceMs;
+  }
+
+  /** Records a store failure; returns the failure count when this opens a closed breaker. */
+  failed(): number | undefined {
+    this.failures++;
+    if (this.current === 'half-open') {
+      this.openedAtMs = this.clock();
+      this.current = 'open';
+      return undefined;
+    }
+    if (this.current === 'open' || this.failures < this.failureThreshold) return undefined;
+    this.current = 'open';
+    this.openedAtMs = this.clock();
+    this.openSinceMs = this.openedAtMs;
+    return this.failures;
+  }
+}
+
+function wholeNumber(value: unknown, field: string, min: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} must be a whole number >= ${min} (got ${String(value)})`, field);
+  }
+  return value;
+}

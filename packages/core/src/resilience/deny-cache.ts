@@ -1,0 +1,115 @@
+import type { Decision } from '../decision.js';
+import { TollgateError } from '../errors.js';
+import type { BoundLimit } from '../stores/store.js';
+
+/**
+ * Algorithms whose denial of a cost-1 request holds, with nothing else changing, until
+ * `retryAfterMs` has passed: a denial writes no state, and while one is in force no consume
+ * can commit, so only a reset can end it early. Their denial of cost 1 reports
+ * `remaining: 0`, and `retryAfterMs`/`resetAfterMs` count down one for one with the clock.
+ * Add an algorithm here only when all of that holds for it.
+ */
+const DENIAL_HOLDS_UNTIL_RETRY: ReadonlySet<string> = new Set([
+  'gcra',
+  'token-bucket',
+  'fixed-window',
+  'sliding-window-log',
+  'sliding-window-counter',
+  'leaky-bucket',
+  'warm-up',
+]);
+
+export interface DenyCacheOptions {
+  /** Most identities held (the oldest entry goes first when full). Default 10,000. */
+  maxEntries?: number;
+}
+
+interface Entry {
+  decision: Decision;
+  /** Local time the store call was made: the store decided no earlier. */
+  atMs: number;
+  /** Served until here. The last millisecond of the denial goes back to the store: a store
+   * computing with fractional rates may round a time up or down by 1 ms, and the cache must
+   * never outlast the store's own denial. */
+  untilMs: number;
+}
+
+/**
+ * The local level of two-level limiting (seed 003): once the store has denied an identity
+ * until T, this instance answers that identity itself until T.
+ */
+export class DenyCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxEntries: number;
+
+  constructor(options: DenyCacheOptions) {
+    const maxEntries = options.maxEntries ?? 10_000;
+    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
+      throw new TollgateError(
+        'ERR_TOLLGATE_INVALID_OPTION',
+        `denyCache.maxEntries must be a whole number >= 1 (got ${String(maxEntries)})`,
+        'denyCache.maxEntries',
+      );
+    }
+    this.maxEntries = maxEntries;
+  }
+
+  /**
+   * The cache a limiter's `denyCache` option asks for: none when off, when an algorithm of the
+   * rule does not qualify, or by default on a memory store (no round trip to save).
+   */
+  static forRule(
+    option: DenyCacheOptions | boolean | undefined,
+    memoryStore: boolean,
+    limits: readonly BoundLimit[],
+  ): DenyCache | undefined {
+    if (option === false || !limits.every((limit) => DENIAL_HOLDS_UNTIL_RETRY.has(limit.algorithm.name))) return undefined;
+    if (option === undefined && memoryStore) return undefined;
+    if (option === undefined || option === true) return new DenyCache({});
+    if (typeof option !== 'object' || option === null) {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'denyCache must be true, false or { maxEntries }', 'denyCache');
+    }
+    return new DenyCache(option);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The store's denial of a cost-1 consume of `key`, as the store would give it at `nowMs`. */
+  get(key: string, nowMs: number): Decision | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (nowMs >= entry.untilMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return countDown(entry.decision, nowMs - entry.atMs);
+  }
+
+  /** Remembers a store denial of a cost-1 consume made at local time `atMs`. */
+  remember(key: string, decision: Decision, atMs: number): void {
+    if (decision.allowed || !Number.isFinite(decision.retryAfterMs) || decision.retryAfterMs <= 1) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { decision, atMs, untilMs: atMs + decision.retryAfterMs - 1 });
+  }
+
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+}
+
+function countDown(decision: Decision, elapsedMs: number): Decision {
+  const less = (ms: number) => Math.max(0, ms - elapsedMs);
+  return {
+    ...decision,
+    resetAfterMs: less(decision.resetAfterMs),
+    retryAfterMs: less(decision.retryAfterMs),
+    limits: decision.limits.map((part) => ({ ...part, resetAfterMs: less(part.resetAfterMs), retryAfterMs: less(part.retryAfterMs) })),
+    source: 'cache',
+  };
+}

@@ -1,0 +1,72 @@
+import type { Cluster, Redis } from 'ioredis';
+import { TollgateError } from '../errors.js';
+import { MemoryStore } from '../stores/memory-store.js';
+import { compileRules } from './compile.js';
+import { parseRuleText } from './rule-file.js';
+import { type LoadRuleSetOptions, loadFromSource, type RuleSet, type RuleSource } from './rule-set.js';
+
+export interface RedisRuleLocation {
+  /** The string key holding the rule-set document (YAML or JSON). Default `tollgate:rules`. */
+  key?: string;
+  /** Where changes are announced. Default `<key>:changed`. */
+  channel?: string;
+}
+
+export interface RedisRuleSetOptions extends LoadRuleSetOptions, RedisRuleLocation {
+  /** Reads the document; a duplicate of it subscribes to the channel. */
+  client: Redis | Cluster;
+}
+
+/**
+ * A rule set held in Redis: every instance reads it from `key` and reloads when a change is
+ * published on `channel` (and after reconnecting, to catch up). `watch` defaults to true.
+ */
+export function loadRedisRuleSet(options: RedisRuleSetOptions): Promise<RuleSet> {
+  const { client, key = 'tollgate:rules', channel = `${key}:changed`, ...rest } = options;
+  return loadFromSource(redisSource(client, key, channel), { watch: true, ...rest });
+}
+
+/** Validates a rule-set document, stores it and tells every instance. Throws, storing nothing, when it is invalid. */
+export async function publishRuleSet(client: Redis | Cluster, text: string, location: RedisRuleLocation = {}): Promise<void> {
+  const { key = 'tollgate:rules', channel = `${key}:changed` } = location;
+  compileRules(parseRuleText(text, `redis key ${key}`), { store: new MemoryStore() });
+  await client.set(key, text);
+  await client.publish(channel, 'changed');
+}
+
+function redisSource(client: Redis | Cluster, key: string, channel: string): RuleSource {
+  const name = `redis key ${key}`;
+  return {
+    name,
+    async read() {
+      let text: string | null;
+      try {
+        text = await client.get(key);
+      } catch (error) {
+        throw new TollgateError('ERR_TOLLGATE_STORE', `${name}: cannot read the rule set: ${(error as Error).message}`, undefined, {
+          cause: error,
+        });
+      }
+      if (text === null) throw new TollgateError('ERR_TOLLGATE_INVALID_RULES', `${name}: no rule set is stored there`);
+      return { text, document: parseRuleText(text, name) };
+    },
+    watch(changed, failed) {
+      const subscriber = client.duplicate();
+      subscriber.on('message', (from: string) => {
+        if (from === channel) changed();
+      });
+      // Changes published while disconnected were missed: read again after every (re)connect.
+      subscriber.on('ready', changed);
+      subscriber.on('error', () => {
+        // Connection errors: ioredis reconnects on its own, and 'ready' then triggers a reload.
+      });
+      // Once subscribed, read again: a change published before the subscription is not missed.
+      subscriber.subscribe(channel).then(changed, (error: Error) => {
+        failed(
+          new TollgateError('ERR_TOLLGATE_STORE', `${name}: cannot subscribe to ${channel}: ${error.message}`, undefined, { cause: error }),
+        );
+      });
+      return () => subscriber.disconnect();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export type { TollgateMetrics, TollgateMetricsOptions } from './metrics.js';
+export { createTollgateMetrics, METRIC_NAMES } from './metrics.js';
