@@ -5,6 +5,16 @@ export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
 export { TollgateError } from './errors.js';
+export type {
+  HeaderStyle,
+  HttpBehaviourOptions,
+  HttpLimiter,
+  HttpRateLimitOptions,
+  HttpRequestInfo,
+  HttpVerdict,
+  ResponseType,
+} from './http/index.js';
+export { createHttpLimiter, ipIdentity, normaliseIp } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { ConsumeOptions, CreateLimiterOptions, Limiter, LimiterOptions } from './limiter.js';
 export { createLimiter } from './limiter.js';

@@ -1,0 +1,93 @@
+import type { Decision } from '../decision.js';
+import { describeValue, TollgateError } from '../errors.js';
+import { type ConsumeOptions, type CreateLimiterOptions, createLimiter, type Limiter } from '../limiter.js';
+import { compileAllowList } from './allow-list.js';
+import { ceilSeconds, decisionHeaders, policyHeader } from './headers.js';
+import { ipIdentity, normaliseIp } from './ip.js';
+import { defaultPrefix, HTTP_FIELDS, validateBehaviour } from './options.js';
+import { rejectBody } from './reject-body.js';
+import type { HttpBehaviourOptions, HttpLimiter, HttpRateLimitOptions, HttpRequestInfo, HttpVerdict } from './types.js';
+
+const SKIP: HttpVerdict = { action: 'skip' };
+const NOTHING_TO_SETTLE = () => {};
+/** Requests whose client address is unknown (socket already gone) share this identity. */
+const UNKNOWN_IP = 'ip:unknown';
+
+/** The core limiter, with `refund` once core offers it (until then the refund options do nothing). */
+type MaybeRefundable = Limiter & { refund?: (key: string, options?: ConsumeOptions) => Promise<unknown> };
+
+/** Builds the framework-neutral HTTP limiter that the Express, Koa and Nest adapters translate to and from. */
+export function createHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
+  if (typeof options !== 'object' || options === null) {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `options must be an object (got ${describeValue(options)})`, 'options');
+  }
+  const behaviour = options as HttpBehaviourOptions;
+  validateBehaviour(behaviour);
+  const limiterOptions = Object.fromEntries(Object.entries(options).filter(([field]) => !HTTP_FIELDS.has(field))) as CreateLimiterOptions;
+  const prefix = limiterOptions.prefix ?? defaultPrefix(createLimiter(limiterOptions).limits);
+  const limiter: MaybeRefundable = createLimiter({ ...limiterOptions, prefix });
+
+  const { key, skip, message, skipFailedRequests = false, skipSuccessfulRequests = false } = behaviour;
+  const isAllowed = compileAllowList(behaviour.allowList);
+  const subnet = behaviour.ipv6Subnet ?? 64;
+  const style = behaviour.headers ?? 'draft';
+  const responseType = behaviour.responseType ?? 'text';
+  const status = behaviour.statusCode ?? 429;
+  const policy = policyHeader(limiter.limits);
+  const clock = limiterOptions.clock ?? Date.now;
+  const refunds = skipFailedRequests || skipSuccessfulRequests;
+
+  async function identify(info: HttpRequestInfo, address: string | undefined): Promise<string> {
+    const custom = key === undefined ? undefined : await key(info.raw, info);
+    if (custom !== undefined) {
+      if (typeof custom !== 'string' || custom === '') {
+        throw new TollgateError(
+          'ERR_TOLLGATE_INVALID_KEY',
+          `key() must return a non-empty string or undefined (got ${describeValue(custom)})`,
+          'key',
+        );
+      }
+      return `key:${custom}`;
+    }
+    return address === undefined ? UNKNOWN_IP : `ip:${ipIdentity(address, subnet)}`;
+  }
+
+  function settler(identity: string): (statusCode: number | undefined) => void {
+    if (!refunds) return NOTHING_TO_SETTLE;
+    let settled = false;
+    return (statusCode) => {
+      if (settled) return;
+      settled = true;
+      const failed = statusCode === undefined || statusCode >= 400;
+      if (failed ? skipFailedRequests : skipSuccessfulRequests) {
+        // A refund that fails leaves the request counted, which is what happens without the option.
+        limiter.refund?.(identity, { cost: 1 })?.catch(() => {});
+      }
+    };
+  }
+
+  function passVerdict(decision: Decision, identity: string): HttpVerdict {
+    const headers = decisionHeaders(style, policy, decision, clock);
+    if (decision.delayMs > 0) headers.push(['Retry-After', String(ceilSeconds(decision.delayMs))]);
+    return { action: 'pass', decision, headers, delayMs: decision.delayMs, settle: settler(identity) };
+  }
+
+  function rejectVerdict(decision: Decision, raw: unknown): HttpVerdict {
+    const headers = decisionHeaders(style, policy, decision, clock);
+    if (Number.isFinite(decision.retryAfterMs)) headers.push(['Retry-After', String(ceilSeconds(decision.retryAfterMs))]);
+    headers.push(['Cache-Control', 'no-store']);
+    return { action: 'reject', decision, status, headers, ...rejectBody(message, responseType, status, raw, decision) };
+  }
+
+  return {
+    limiter,
+    async check(info) {
+      const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
+      if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return SKIP;
+      if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
+      const identity = await identify(info, address);
+      const decision = await limiter.consume(identity);
+      return decision.allowed ? passVerdict(decision, identity) : rejectVerdict(decision, info.raw);
+    },
+  };
+}

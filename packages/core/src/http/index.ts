@@ -1,0 +1,11 @@
+export { createHttpLimiter } from './http-limiter.js';
+export { ipIdentity, normaliseIp } from './ip.js';
+export type {
+  HeaderStyle,
+  HttpBehaviourOptions,
+  HttpLimiter,
+  HttpRateLimitOptions,
+  HttpRequestInfo,
+  HttpVerdict,
+  ResponseType,
+} from './types.js';
