@@ -20,6 +20,8 @@ export default defineConfig({
     // Tests run against the sources: no build needed first.
     alias: {
       '@tollgate/core': source('./packages/core/src/index.ts'),
+      '@tollgate/express': source('./packages/express/src/index.ts'),
+      '@tollgate/koa': source('./packages/koa/src/index.ts'),
     },
   },
   test: {

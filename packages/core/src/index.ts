@@ -14,7 +14,7 @@ export type {
   HttpVerdict,
   ResponseType,
 } from './http/index.js';
-export { createHttpLimiter, ipIdentity, normaliseIp } from './http/index.js';
+export { createHttpLimiter, holdUnlessClosed, ipIdentity, normaliseIp, settleWhenDone } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { ConsumeOptions, CreateLimiterOptions, Limiter, LimiterOptions } from './limiter.js';
 export { createLimiter } from './limiter.js';

@@ -1,5 +1,6 @@
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
+export { holdUnlessClosed, settleWhenDone } from './node-response.js';
 export type {
   HeaderStyle,
   HttpBehaviourOptions,
