@@ -1,4 +1,4 @@
-export type { Decision, HttpRequestInfo, LimitDecision } from '@tollgate/core';
+export type { Decision, HttpRequestInfo, LimitDecision, Store } from '@tollgate/core';
 export { MemoryStore, RedisStore } from '@tollgate/core';
 export type { KoaCallbacks, RateLimitOptions } from './options.js';
 export type { RateLimitMiddleware } from './rate-limit.js';
