@@ -4,12 +4,12 @@ import { type ConsumeOptions, type CreateLimiterOptions, createLimiter, type Lim
 import { compileAllowList } from './allow-list.js';
 import { ceilSeconds, decisionHeaders, policyHeader } from './headers.js';
 import { ipIdentity, normaliseIp } from './ip.js';
+import { NOTHING_TO_SETTLE } from './node-response.js';
 import { defaultPrefix, HTTP_FIELDS, validateBehaviour } from './options.js';
 import { rejectBody } from './reject-body.js';
 import type { HttpBehaviourOptions, HttpLimiter, HttpRateLimitOptions, HttpRequestInfo, HttpVerdict } from './types.js';
 
 const SKIP: HttpVerdict = { action: 'skip' };
-const NOTHING_TO_SETTLE = () => {};
 /** Requests whose client address is unknown (socket already gone) share this identity. */
 const UNKNOWN_IP = 'ip:unknown';
 
@@ -37,19 +37,17 @@ export function createHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   const clock = limiterOptions.clock ?? Date.now;
   const refunds = skipFailedRequests || skipSuccessfulRequests;
 
+  function ipKey(address: string | undefined): string {
+    return address === undefined ? UNKNOWN_IP : `ip:${ipIdentity(address, subnet)}`;
+  }
+
   async function identify(info: HttpRequestInfo, address: string | undefined): Promise<string> {
     const custom = key === undefined ? undefined : await key(info.raw, info);
-    if (custom !== undefined) {
-      if (typeof custom !== 'string' || custom === '') {
-        throw new TollgateError(
-          'ERR_TOLLGATE_INVALID_KEY',
-          `key() must return a non-empty string or undefined (got ${describeValue(custom)})`,
-          'key',
-        );
-      }
-      return `key:${custom}`;
+    if (custom === undefined) return ipKey(address);
+    if (typeof custom !== 'string' || custom === '') {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a non-empty string or undefined (got ${describeValue(custom)})`, 'key');
     }
-    return address === undefined ? UNKNOWN_IP : `ip:${ipIdentity(address, subnet)}`;
+    return `key:${custom}`;
   }
 
   function settler(identity: string): (statusCode: number | undefined) => void {
@@ -79,15 +77,24 @@ export function createHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     return { action: 'reject', decision, status, headers, ...rejectBody(message, responseType, status, raw, decision) };
   }
 
+  async function decide(identity: string, raw: unknown): Promise<HttpVerdict> {
+    const decision = await limiter.consume(identity);
+    return decision.allowed ? passVerdict(decision, identity) : rejectVerdict(decision, raw);
+  }
+
+  async function checkWithCallbacks(info: HttpRequestInfo, address: string | undefined): Promise<HttpVerdict> {
+    if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
+    return decide(await identify(info, address), info.raw);
+  }
+
   return {
     limiter,
-    async check(info) {
+    check(info) {
       const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
-      if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return SKIP;
-      if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
-      const identity = await identify(info, address);
-      const decision = await limiter.consume(identity);
-      return decision.allowed ? passVerdict(decision, identity) : rejectVerdict(decision, info.raw);
+      if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return Promise.resolve(SKIP);
+      // The common case, no callbacks, stays free of extra promises.
+      if (skip === undefined && key === undefined) return decide(ipKey(address), info.raw);
+      return checkWithCallbacks(info, address);
     },
   };
 }

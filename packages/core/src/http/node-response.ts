@@ -1,10 +1,14 @@
 import type { ServerResponse } from 'node:http';
 
+/** The `settle` of a verdict with nothing to do after the response: no listener is needed for it. */
+export const NOTHING_TO_SETTLE = (_statusCode: number | undefined): void => {};
+
 /**
  * Calls `settle` once the response is over: with its status when it was sent in full,
  * with undefined when the connection closed first (including before this was called).
  */
 export function settleWhenDone(res: ServerResponse, settle: (statusCode: number | undefined) => void): void {
+  if (settle === NOTHING_TO_SETTLE) return;
   if (res.closed) {
     settle(res.writableFinished ? res.statusCode : undefined);
     return;
