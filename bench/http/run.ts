@@ -55,8 +55,13 @@ try {
     await load(url, 1); // warm-up: JIT, connections, Redis script cache
   }
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const variant of VARIANTS) samples.get(variant)!.push(await load(urls.get(variant)!, SECONDS));
-    console.error(`round ${round}/${ROUNDS} done`);
+    const line: string[] = [];
+    for (const variant of VARIANTS) {
+      const sample = await load(urls.get(variant)!, SECONDS);
+      samples.get(variant)!.push(sample);
+      line.push(`${variant}: ${Math.round(sample.reqPerSec)} req/s, ${sample.cpuMicrosPerRequest.toFixed(0)} µs`);
+    }
+    console.error(`round ${round}/${ROUNDS}: ${line.join(' | ')}`);
   }
 } finally {
   await Promise.all(servers.map((server) => server.stop()));

@@ -38,7 +38,8 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
     return;
   }
   req.rateLimit = verdict.decision;
-  for (const [name, value] of verdict.headers) res.setHeader(name, value);
+  const { headers } = verdict;
+  for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
   if (verdict.action === 'reject') {
     res.statusCode = verdict.status;
     res.setHeader('Content-Type', verdict.contentType);

@@ -10,7 +10,9 @@ function runNode(args: string[]): string {
 
 describe('the built package (run `pnpm build` first; `pnpm test` does)', () => {
   it('loads with require() through the exports map', () => {
-    expect(runNode(['-e', "const t = require('@tollgate/express'); console.log(typeof t.rateLimit, typeof t.RedisStore)"])).toBe('function function');
+    expect(runNode(['-e', "const t = require('@tollgate/express'); console.log(typeof t.rateLimit, typeof t.RedisStore)"])).toBe(
+      'function function',
+    );
   });
 
   it('loads with import through the exports map', () => {

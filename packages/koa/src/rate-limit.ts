@@ -39,7 +39,8 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
     const verdict = await http.check(requestInfo(ctx));
     if (verdict.action === 'skip') return next();
     ctx.state.rateLimit = verdict.decision;
-    for (const [name, value] of verdict.headers) ctx.set(name, value);
+    const { headers } = verdict;
+    for (let i = 0; i < headers.length; i++) ctx.set(headers[i]![0], headers[i]![1]);
     if (verdict.action === 'reject') {
       ctx.status = verdict.status;
       ctx.type = verdict.contentType;

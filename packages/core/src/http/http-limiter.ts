@@ -45,7 +45,11 @@ export function createHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     const custom = key === undefined ? undefined : await key(info.raw, info);
     if (custom === undefined) return ipKey(address);
     if (typeof custom !== 'string' || custom === '') {
-      throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a non-empty string or undefined (got ${describeValue(custom)})`, 'key');
+      throw new TollgateError(
+        'ERR_TOLLGATE_INVALID_KEY',
+        `key() must return a non-empty string or undefined (got ${describeValue(custom)})`,
+        'key',
+      );
     }
     return `key:${custom}`;
   }
