@@ -155,6 +155,14 @@ describe('createHttpLimiter', () => {
     expect((await mapped.check(request('::ffff:203.0.113.7'))).action).toBe('reject');
   });
 
+  it('counts requests without a usable address under one shared identity', async () => {
+    const http = createHttpLimiter({ perMinute: 2 });
+    expect((await http.check(request(undefined))).action).toBe('pass');
+    expect((await http.check(request('not-an-ip'))).action).toBe('pass');
+    expect((await http.check(request('also garbage'))).action).toBe('reject');
+    expect((await http.check(request('203.0.113.7'))).action).toBe('pass');
+  });
+
   it('limits by a custom key, and falls back to the IP when it returns undefined', async () => {
     const http = createHttpLimiter({
       perMinute: 1,
