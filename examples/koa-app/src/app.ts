@@ -34,8 +34,8 @@ export function createApp({ store, trustProxy = false, keyPrefix = 'example' }: 
   const app = new Koa({ proxy: trustProxy });
   const router = new Router();
 
-  // Public: per client IP, 5 at once then 1 per second.
-  const publicLimit = rateLimit({ name: 'public', qps: 1, burst: 5, store, prefix: `${keyPrefix}:public` });
+  // Public: per client IP, 5 at once then 1 every 5 seconds (12 per minute).
+  const publicLimit = rateLimit({ name: 'public', perMinute: 12, burst: 5, store, prefix: `${keyPrefix}:public` });
 
   // Authenticated: per API key, with a bigger allowance for the VIP tier.
   const byAccount = (ctx: Context) => ctx.state.account?.id;
@@ -60,7 +60,7 @@ export function createApp({ store, trustProxy = false, keyPrefix = 'example' }: 
   // Search: two limits at once, all-or-nothing; the headers list both.
   const searchLimit = rateLimit({
     limits: [
-      { name: 'per-second', qps: 2, burst: 4 },
+      { name: 'per-minute', perMinute: 20, burst: 4 },
       { name: 'per-hour', perHour: 100 },
     ],
     store,

@@ -10,7 +10,7 @@ const server = createApp({ store }).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/public`;
 
-console.log(`Koa example (store: ${kind}): 8 requests to GET /api/public, limited to 5 at once then 1 per second per IP\n`);
+console.log(`Koa example (store: ${kind}): 8 requests to GET /api/public, limited per IP to 5 at once, then 1 every 5 seconds\n`);
 for (let i = 1; i <= 8; i++) {
   const res = await fetch(url);
   const headers = SHOWN.filter((name) => res.headers.has(name)).map((name) => `${name}: ${res.headers.get(name)}`);

@@ -38,14 +38,14 @@ describe.each(['memory', 'redis'] as const)('the Koa example on %s (built packag
     for (let i = 4; i >= 0; i--) {
       const res = await send(base, '/api/public');
       expect(res.status).toBe(200);
-      expect(res.headers.get('ratelimit-policy')).toBe('"public";q=5;w=5');
+      expect(res.headers.get('ratelimit-policy')).toBe('"public";q=5;w=25');
       expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"public";r=${i};t=\\d+$`));
     }
     const denied = await send(base, '/api/public');
     expect(denied.status).toBe(429);
-    expect(denied.headers.get('retry-after')).toBe('1');
+    expect(denied.headers.get('retry-after')).toBe('5');
     expect(denied.headers.get('cache-control')).toBe('no-store');
-    expect(denied.body).toBe('Too many requests: retry in 1 second.');
+    expect(denied.body).toBe('Too many requests: retry in 5 seconds.');
   });
 
   it('GET /api/me: 401 without a key, per-key limits by tier with one', async () => {
@@ -79,11 +79,11 @@ describe.each(['memory', 'redis'] as const)('the Koa example on %s (built packag
     expect(Number(denied.headers.get('retry-after'))).toBeGreaterThan(800);
   });
 
-  it('GET /api/search: two limits, both in the headers; the per-second one bites first', async () => {
+  it('GET /api/search: two limits, both in the headers; the per-minute one bites first', async () => {
     const first = await send(base, '/api/search?q=tollgate');
     expect(first.status).toBe(200);
-    expect(first.headers.get('ratelimit-policy')).toBe('"per-second";q=4;w=2, "per-hour";q=100;w=3600');
-    expect(first.headers.get('ratelimit')).toMatch(/^"per-second";r=3;t=\d+, "per-hour";r=99;t=\d+$/);
+    expect(first.headers.get('ratelimit-policy')).toBe('"per-minute";q=4;w=12, "per-hour";q=100;w=3600');
+    expect(first.headers.get('ratelimit')).toMatch(/^"per-minute";r=3;t=\d+, "per-hour";r=99;t=\d+$/);
     for (let i = 0; i < 3; i++) expect((await send(base, '/api/search?q=tollgate')).status).toBe(200);
     expect((await send(base, '/api/search?q=tollgate')).status).toBe(429);
   });
@@ -106,6 +106,6 @@ describe('the Koa demo (what `pnpm demo` runs)', () => {
     });
     const statuses = [...out.matchAll(/^request (\d)\s+(\d{3})/gm)].map((m) => Number(m[2]));
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-    expect(out).toContain('ratelimit: "public";r=0;t=5  retry-after: 1');
+    expect(out).toContain('ratelimit: "public";r=0;t=25  retry-after: 5');
   });
 });
