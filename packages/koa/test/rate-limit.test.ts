@@ -182,12 +182,23 @@ describe.each(FRAMEWORKS)('%s', (_name, Koa) => {
   });
 
   describe('shaping and failures', () => {
-    const shapingStore = (delayMs: number): Store => ({
-      execute: async (op) => ({
-        committed: true,
-        outcomes: op.limits.map(() => ({ allowed: true, remaining: 0, resetAfterMs: 1000, retryAfterMs: 0, delayMs })),
-      }),
-    });
+    /** A store whose every decision is "pass after delayMs"; `decided` resolves at its first decision. */
+    const shapingStore = (delayMs: number): Store & { decided: Promise<void> } => {
+      let markDecided = () => {};
+      const decided = new Promise<void>((resolve) => {
+        markDecided = resolve;
+      });
+      return {
+        decided,
+        execute: async (op) => {
+          markDecided();
+          return {
+            committed: true,
+            outcomes: op.limits.map(() => ({ allowed: true, remaining: 0, resetAfterMs: 1000, retryAfterMs: 0, delayMs })),
+          };
+        },
+      };
+    };
 
     it('holds a shaped request for delayMs, then passes it on with Retry-After', async () => {
       const app = serve(rateLimit({ qps: 1, store: shapingStore(300) }), ok);
@@ -198,7 +209,8 @@ describe.each(FRAMEWORKS)('%s', (_name, Koa) => {
     });
 
     it('drops a shaped request whose client went away, settling it as aborted', async () => {
-      const limit = rateLimit({ qps: 1, store: shapingStore(400), skipFailedRequests: true });
+      const store = shapingStore(400);
+      const limit = rateLimit({ qps: 1, store, skipFailedRequests: true });
       const refund = vi.fn(async (_key: string, _options?: { cost?: number }) => {});
       Object.assign(limit.limiter, { refund });
       const handler = vi.fn(ok);
@@ -210,7 +222,9 @@ describe.each(FRAMEWORKS)('%s', (_name, Koa) => {
       try {
         const client = get({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/' });
         client.on('error', () => {});
-        setTimeout(() => client.destroy(), 50);
+        // Hang up while the request is held: the decision is made, the 400 ms have not passed.
+        await store.decided;
+        client.destroy();
         await vi.waitFor(() => expect(refund).toHaveBeenCalledTimes(1));
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(handler).not.toHaveBeenCalled();
