@@ -21,6 +21,8 @@ export default defineConfig({
     alias: {
       '@tollgate/core': source('./packages/core/src/index.ts'),
       '@tollgate/nestjs': source('./packages/nestjs/src/index.ts'),
+      '@tollgate/express': source('./packages/express/src/index.ts'),
+      '@tollgate/koa': source('./packages/koa/src/index.ts'),
     },
   },
   test: {

@@ -19,6 +19,16 @@ export type {
   LimiterListeners,
   StoreErrorEvent,
 } from './events.js';
+export type {
+  HeaderStyle,
+  HttpBehaviourOptions,
+  HttpLimiter,
+  HttpRateLimitOptions,
+  HttpRequestInfo,
+  HttpVerdict,
+  ResponseType,
+} from './http/index.js';
+export { createHttpLimiter, holdUnlessClosed, ipIdentity, normaliseIp, settleWhenDone } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { ConsumeOptions, CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
 export { createLimiter } from './limiter.js';

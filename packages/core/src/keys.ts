@@ -48,15 +48,17 @@ export function assertPrefix(prefix: unknown): asserts prefix is string {
 /**
  * Where one limit of one limiter keeps its state. A storage key is `head + identity + tail`,
  * i.e. `<prefix>:{<identity>}:<limit>:<algorithm>`: every key of one decision shares a hash slot.
- * Built once per limiter; the memory store files its entries under the keyspace object itself.
+ * Built once per limiter; the memory store files its entries under the keyspace's `id`.
  */
 export interface Keyspace {
   readonly head: string;
   readonly tail: string;
+  /** `head + tail`: equal for limiters that share a prefix and limit, so they share state in every store. */
+  readonly id: string;
 }
 
 export function keyspacesFor(prefix: string, suffixes: readonly string[]): Keyspace[] {
-  return suffixes.map((suffix) => ({ head: `${prefix}:{`, tail: `}:${suffix}` }));
+  return suffixes.map((suffix) => ({ head: `${prefix}:{`, tail: `}:${suffix}`, id: `${prefix}:{}:${suffix}` }));
 }
 
 /** The storage key of an (already encoded) identity in a keyspace. */

@@ -1,3 +1,5 @@
+export type { NodeProcessOptions } from './node-process.js';
+export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';
 export { RedisClusterProcess } from './redis-cluster.js';
 export type { RedisProcessOptions, RedisTarget } from './redis-server.js';

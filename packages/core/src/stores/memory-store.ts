@@ -27,7 +27,7 @@ const SWEEP_WHEN_FULL = 64;
  * keyspace (limit of a limiter) keyed by identity, so the hot path builds no strings.
  */
 export class MemoryStore implements Store {
-  private readonly spaces = new Map<Keyspace, Map<string, Entry>>();
+  private readonly spaces = new Map<string, Map<string, Entry>>();
   private readonly clock: Clock;
   private readonly maxKeys: number;
   private entryCount = 0;
@@ -110,10 +110,10 @@ export class MemoryStore implements Store {
   }
 
   private space(keyspace: Keyspace): Map<string, Entry> {
-    let space = this.spaces.get(keyspace);
+    let space = this.spaces.get(keyspace.id);
     if (space === undefined) {
       space = new Map();
-      this.spaces.set(keyspace, space);
+      this.spaces.set(keyspace.id, space);
     }
     return space;
   }

@@ -1,0 +1,51 @@
+// One Express hello-world server, limited by the variant named on the command line.
+// Prints "ready on <port>" once listening. Every limit is far above what the run can reach,
+// so each variant measures the cost of an admitted request.
+import { MemoryStore, RedisStore, rateLimit } from '@tollgate/express';
+import express, { type RequestHandler } from 'express';
+import { rateLimit as expressRateLimit } from 'express-rate-limit';
+import { Redis } from 'ioredis';
+import { RedisStore as ErlRedisStore, type RedisReply } from 'rate-limit-redis';
+import { VARIANTS, type Variant } from './variants.js';
+
+const HUGE = 1_000_000_000;
+
+function limiter(variant: Variant, redisUrl: string): RequestHandler | undefined {
+  const redis = () => new Redis(redisUrl);
+  switch (variant) {
+    case 'no limiter':
+      return undefined;
+    case 'tollgate memory':
+      return rateLimit({ qps: 100_000, burst: HUGE, store: new MemoryStore(), prefix: 'bench' });
+    case 'tollgate redis':
+      return rateLimit({ qps: 100_000, burst: HUGE, store: new RedisStore({ client: redis() }), prefix: 'bench' });
+    case 'express-rate-limit memory':
+      return expressRateLimit({ windowMs: 60_000, limit: HUGE, standardHeaders: 'draft-8', legacyHeaders: false });
+    case 'express-rate-limit + rate-limit-redis': {
+      const client = redis();
+      const store = new ErlRedisStore({
+        sendCommand: (command: string, ...args: string[]) => client.call(command, ...args) as Promise<RedisReply>,
+      });
+      return expressRateLimit({ windowMs: 60_000, limit: HUGE, standardHeaders: 'draft-8', legacyHeaders: false, store });
+    }
+  }
+}
+
+const [variant, redisUrl = ''] = process.argv.slice(2) as [Variant, string?];
+if (!VARIANTS.includes(variant)) throw new Error(`unknown variant ${variant}: one of ${VARIANTS.join(', ')}`);
+const app = express();
+// Outside the limiter: the runner reads the server's CPU time around each load, a figure that a
+// busy machine disturbs much less than throughput.
+app.get('/__cpu', (_req, res) => {
+  const { user, system } = process.cpuUsage();
+  res.json({ micros: user + system });
+});
+const limit = limiter(variant, redisUrl);
+if (limit) app.use(limit);
+app.get('/', (_req, res) => {
+  res.send('hello, world');
+});
+const server = app.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`ready on ${typeof address === 'object' && address !== null ? address.port : ''}`);
+});

@@ -1,0 +1,9 @@
+/** The servers the HTTP benchmark compares, in the order of its table; the first is the baseline. */
+export const VARIANTS = [
+  'no limiter',
+  'tollgate memory',
+  'tollgate redis',
+  'express-rate-limit memory',
+  'express-rate-limit + rate-limit-redis',
+] as const;
+export type Variant = (typeof VARIANTS)[number];

@@ -1,0 +1,85 @@
+import type { Decision } from '../decision.js';
+import type { Limiter, LimiterOptions } from '../limiter.js';
+import type { RuleSpec } from '../spec.js';
+
+/** What an adapter extracts from its framework's request. */
+export interface HttpRequestInfo {
+  /**
+   * Client address as the framework resolved it — it honours the framework's trust-proxy
+   * setting (Express `req.ip`, Koa `ctx.ip`, Fastify `request.ip`). Never read X-Forwarded-For here.
+   */
+  ip: string | undefined;
+  method: string;
+  /** URL path without the query string. */
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The framework's own request object, handed to user callbacks (`key`, `skip`, handler). */
+  raw: unknown;
+}
+
+export type HeaderStyle = 'draft' | 'draft+legacy' | 'legacy';
+export type ResponseType = 'text' | 'json' | 'problem+json';
+
+/** The HTTP behaviour on top of a rule; see `HttpRateLimitOptions`. */
+export interface HttpBehaviourOptions {
+  /**
+   * Identity of a request. Default: client IP (IPv6 grouped by `ipv6Subnet`, IPv4-mapped IPv6 normalised).
+   * Return undefined to fall back to the IP.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
+  key?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
+  /** True: let the request through untouched (not counted, no headers). */
+  // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
+  skip?: (req: any, info: HttpRequestInfo) => boolean | Promise<boolean>;
+  /** IPs / CIDRs never limited. */
+  allowList?: readonly string[];
+  /** Prefix length IPv6 clients are grouped by (default 64); false = whole address. */
+  ipv6Subnet?: number | false;
+  /**
+   * 'draft' (default: latest IETF draft structured fields RateLimit-Policy / RateLimit),
+   * 'draft+legacy' (also X-RateLimit-Limit/Remaining/Reset), 'legacy', or false.
+   */
+  headers?: HeaderStyle | false;
+  /** 429 body format: 'text' (default) | 'json' | 'problem+json'. */
+  responseType?: ResponseType;
+  /** Custom body: a string/object, or a function of the request and decision. */
+  // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
+  message?: string | object | ((req: any, decision: Decision) => string | object);
+  /** Status of a rejected request. Default 429. */
+  statusCode?: number;
+  /**
+   * Status of a request denied because the store failed under `onStoreError: 'closed'`
+   * (`decision.source === 'policy'`): the service, not the client, is at fault. Default 503.
+   */
+  storeErrorStatusCode?: number;
+  /** Refund after the response: don't count requests that failed (status >= 400 or aborted). */
+  skipFailedRequests?: boolean;
+  /** Refund after the response: don't count requests that succeeded (status < 400). */
+  skipSuccessfulRequests?: boolean;
+}
+
+/** Options every adapter accepts: a rule (any spec form of createLimiter, incl. `limits: [...]`) plus the HTTP behaviour. */
+export type HttpRateLimitOptions = RuleSpec & LimiterOptions & HttpBehaviourOptions;
+
+export interface HttpLimiter {
+  /** The core limiter underneath. */
+  readonly limiter: Limiter;
+  check(info: HttpRequestInfo): Promise<HttpVerdict>;
+}
+
+export type HttpVerdict =
+  /** Skipped / allow-listed: touch nothing. */
+  | { action: 'skip' }
+  | {
+      action: 'pass';
+      decision: Decision;
+      headers: [string, string][];
+      /** > 0: hold the request this long before passing it on (shaping). */
+      delayMs: number;
+      /**
+       * Call exactly once when the response has finished or the connection closed
+       * (status undefined when aborted). Refunds / releases concurrency leases as configured.
+       */
+      settle(statusCode: number | undefined): void;
+    }
+  | { action: 'reject'; decision: Decision; status: number; headers: [string, string][]; contentType: string; body: string };

@@ -1,0 +1,67 @@
+import {
+  createHttpLimiter,
+  type Decision,
+  type HttpRateLimitOptions,
+  type HttpRequestInfo,
+  type HttpVerdict,
+  holdUnlessClosed,
+  type Limiter,
+  settleWhenDone,
+} from '@tollgate/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RateLimitOptions } from './options.js';
+
+declare global {
+  // Express exposes its Request type for augmentation only through this global namespace.
+  namespace Express {
+    interface Request {
+      /** The decision of the last Tollgate middleware this request went through (absent when skipped). */
+      rateLimit?: Decision;
+    }
+  }
+}
+
+export type RateLimitMiddleware = RequestHandler & {
+  /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
+  readonly limiter: Limiter;
+};
+
+function requestInfo(req: Request): HttpRequestInfo {
+  const url = req.originalUrl ?? req.url;
+  const query = url.indexOf('?');
+  return { ip: req.ip, method: req.method, path: query === -1 ? url : url.slice(0, query), headers: req.headers, raw: req };
+}
+
+function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunction): void {
+  if (verdict.action === 'skip') {
+    next();
+    return;
+  }
+  req.rateLimit = verdict.decision;
+  const { headers } = verdict;
+  for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+  if (verdict.action === 'reject') {
+    res.statusCode = verdict.status;
+    res.setHeader('Content-Type', verdict.contentType);
+    res.end(verdict.body);
+    return;
+  }
+  settleWhenDone(res, verdict.settle);
+  if (verdict.delayMs <= 0) {
+    next();
+    return;
+  }
+  holdUnlessClosed(res, verdict.delayMs).then((open) => open && next());
+}
+
+/**
+ * Express (4 and 5) middleware: counts each request against the rule, sets the RateLimit
+ * headers and answers 429 once the limit is reached. Use it on the app, a router or a route.
+ */
+export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
+  const http = createHttpLimiter(options as HttpRateLimitOptions);
+  const middleware: RequestHandler = (req, res, next) => {
+    http.check(requestInfo(req)).then((verdict) => apply(verdict, req, res, next), next);
+  };
+  return Object.assign(middleware, { limiter: http.limiter });
+}

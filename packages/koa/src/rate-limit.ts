@@ -1,0 +1,55 @@
+import {
+  createHttpLimiter,
+  type Decision,
+  type HttpRateLimitOptions,
+  type HttpRequestInfo,
+  holdUnlessClosed,
+  type Limiter,
+  settleWhenDone,
+} from '@tollgate/core';
+import type { Context, Middleware } from 'koa';
+import type { RateLimitOptions } from './options.js';
+
+declare module 'koa' {
+  interface DefaultState {
+    /** The decision of the last Tollgate middleware this request went through (absent when skipped). */
+    rateLimit?: Decision;
+  }
+}
+
+export type RateLimitMiddleware = Middleware & {
+  /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
+  readonly limiter: Limiter;
+};
+
+function requestInfo(ctx: Context): HttpRequestInfo {
+  const url = ctx.originalUrl;
+  const query = url.indexOf('?');
+  return { ip: ctx.ip, method: ctx.method, path: query === -1 ? url : url.slice(0, query), headers: ctx.headers, raw: ctx };
+}
+
+/**
+ * Koa (2 and 3) middleware: counts each request against the rule, sets the RateLimit headers
+ * and answers 429 once the limit is reached. The client IP is `ctx.ip` (`app.proxy` decides
+ * whether X-Forwarded-For is trusted); the decision is on `ctx.state.rateLimit`.
+ */
+export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
+  const http = createHttpLimiter(options as HttpRateLimitOptions);
+  const middleware: Middleware = async (ctx, next) => {
+    const verdict = await http.check(requestInfo(ctx));
+    if (verdict.action === 'skip') return next();
+    ctx.state.rateLimit = verdict.decision;
+    const { headers } = verdict;
+    for (let i = 0; i < headers.length; i++) ctx.set(headers[i]![0], headers[i]![1]);
+    if (verdict.action === 'reject') {
+      ctx.status = verdict.status;
+      ctx.type = verdict.contentType;
+      ctx.body = verdict.body;
+      return;
+    }
+    settleWhenDone(ctx.res, verdict.settle);
+    if (verdict.delayMs > 0 && !(await holdUnlessClosed(ctx.res, verdict.delayMs))) return;
+    await next();
+  };
+  return Object.assign(middleware, { limiter: http.limiter });
+}
