@@ -25,7 +25,7 @@ export class RateLimitRegistry implements OnModuleInit {
   private readonly store: Store;
   private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix' | 'rules' | 'user'>;
   /** The module's rule set: routes without a decorator of their own are limited by the rule a request matches. */
-  private readonly ruleSet: HttpRequestChecker | undefined;
+  private ruleSet: HttpRequestChecker | undefined;
   private readonly byPrefix = new Map<string, { owner: object; limiter: HttpLimiter }>();
   private readonly byRoute = new WeakMap<Target, Map<Target, readonly HttpRequestChecker[]>>();
   private readonly checked = new WeakMap<object, Set<HttpRequestChecker>>();
@@ -40,7 +40,6 @@ export class RateLimitRegistry implements OnModuleInit {
     this.basePrefix = prefix;
     this.store = store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
     this.defaults = defaults;
-    this.ruleSet = ruleSetLimiter(options);
   }
 
   /**
@@ -58,6 +57,7 @@ export class RateLimitRegistry implements OnModuleInit {
 
   /** Builds every rule at startup, so a bad spec or a prefix clash fails the boot, not a request. */
   onModuleInit(): void {
+    this.ruleSet = ruleSetLimiter(this.options);
     for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
       const classRef = wrapper.metatype;
       if (typeof classRef !== 'function' || wrapper.isNotMetatype) continue;
