@@ -24,7 +24,10 @@ export type {
   HttpBehaviourOptions,
   HttpLimiter,
   HttpRateLimitOptions,
+  HttpRequestChecker,
   HttpRequestInfo,
+  HttpRuleSetLimiter,
+  HttpRuleSetOptions,
   HttpVerdict,
   ResponseType,
 } from './http/index.js';

@@ -1,4 +1,4 @@
-import type { Decision, HttpBehaviourOptions, HttpRequestInfo, LimiterOptions, RuleSpec } from '@tollgate/core';
+import type { Decision, HttpBehaviourOptions, HttpRequestInfo, HttpRuleSetOptions, LimiterOptions, RuleSpec } from '@tollgate/core';
 import type { Request } from 'express';
 
 /** The callbacks of the HTTP options, typed with Express's request. */
@@ -13,3 +13,12 @@ export interface ExpressCallbacks {
 
 /** A rule (any spec form of `createLimiter`, incl. `limits: [...]`), its store, and the HTTP behaviour. */
 export type RateLimitOptions = RuleSpec & LimiterOptions & Omit<HttpBehaviourOptions, keyof ExpressCallbacks> & ExpressCallbacks;
+
+/** The callbacks of a rule-set middleware: no `key` (every rule names its own), plus `user`. */
+export interface ExpressRuleSetCallbacks extends Omit<ExpressCallbacks, 'key'> {
+  /** The authenticated user's id, for rules keyed by `user` (e.g. `(req) => req.user?.id`). */
+  user?: (req: Request, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
+}
+
+/** A rule set (`loadRuleSet`, `createRuleSet`, `loadRedisRuleSet`) and the HTTP behaviour every rule shares. */
+export type RuleSetRateLimitOptions = Omit<HttpRuleSetOptions, keyof ExpressRuleSetCallbacks> & ExpressRuleSetCallbacks;

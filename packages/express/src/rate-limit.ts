@@ -3,13 +3,15 @@ import {
   type Decision,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
+  type HttpRuleSetOptions,
   type HttpVerdict,
   holdUnlessClosed,
   type Limiter,
+  type RuleSet,
   settleWhenDone,
 } from '@tollgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { RateLimitOptions } from './options.js';
+import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 
 declare global {
   // Express exposes its Request type for augmentation only through this global namespace.
@@ -24,6 +26,11 @@ declare global {
 export type RateLimitMiddleware = RequestHandler & {
   /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
   readonly limiter: Limiter;
+};
+
+export type RuleSetRateLimitMiddleware = RequestHandler & {
+  /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
+  readonly rules: RuleSet;
 };
 
 function requestInfo(req: Request): HttpRequestInfo {
@@ -55,13 +62,16 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
 }
 
 /**
- * Express (4 and 5) middleware: counts each request against the rule, sets the RateLimit
+ * Express (4 and 5) middleware: counts each request against the rule — or, given `{ rules }`,
+ * against the rule of the rule set it matches (no match: not limited) — sets the RateLimit
  * headers and answers 429 once the limit is reached. Use it on the app, a router or a route.
  */
-export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
-  const http = createHttpLimiter(options as HttpRateLimitOptions);
+export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
+export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
+export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
+  const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const middleware: RequestHandler = (req, res, next) => {
     http.check(requestInfo(req)).then((verdict) => apply(verdict, req, res, next), next);
   };
-  return Object.assign(middleware, { limiter: http.limiter });
+  return 'rules' in http ? Object.assign(middleware, { rules: http.rules }) : Object.assign(middleware, { limiter: http.limiter });
 }

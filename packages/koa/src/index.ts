@@ -1,5 +1,5 @@
-export type { Decision, HttpRequestInfo, LimitDecision, Store } from '@tollgate/core';
-export { MemoryStore, RedisStore } from '@tollgate/core';
-export type { KoaCallbacks, RateLimitOptions } from './options.js';
-export type { RateLimitMiddleware } from './rate-limit.js';
+export type { Decision, HttpRequestInfo, LimitDecision, RuleSet, Store } from '@tollgate/core';
+export { createRuleSet, loadRedisRuleSet, loadRuleSet, MemoryStore, RedisStore } from '@tollgate/core';
+export type { KoaCallbacks, KoaRuleSetCallbacks, RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
+export type { RateLimitMiddleware, RuleSetRateLimitMiddleware } from './rate-limit.js';
 export { rateLimit } from './rate-limit.js';

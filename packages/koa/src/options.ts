@@ -1,4 +1,4 @@
-import type { Decision, HttpBehaviourOptions, HttpRequestInfo, LimiterOptions, RuleSpec } from '@tollgate/core';
+import type { Decision, HttpBehaviourOptions, HttpRequestInfo, HttpRuleSetOptions, LimiterOptions, RuleSpec } from '@tollgate/core';
 import type { Context } from 'koa';
 
 /** The callbacks of the HTTP options, typed with Koa's context (the request object handed to them). */
@@ -13,3 +13,12 @@ export interface KoaCallbacks {
 
 /** A rule (any spec form of `createLimiter`, incl. `limits: [...]`), its store, and the HTTP behaviour. */
 export type RateLimitOptions = RuleSpec & LimiterOptions & Omit<HttpBehaviourOptions, keyof KoaCallbacks> & KoaCallbacks;
+
+/** The callbacks of a rule-set middleware: no `key` (every rule names its own), plus `user`. */
+export interface KoaRuleSetCallbacks extends Omit<KoaCallbacks, 'key'> {
+  /** The authenticated user's id, for rules keyed by `user` (e.g. `(ctx) => ctx.state.user?.id`). */
+  user?: (ctx: Context, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
+}
+
+/** A rule set (`loadRuleSet`, `createRuleSet`, `loadRedisRuleSet`) and the HTTP behaviour every rule shares. */
+export type RuleSetRateLimitOptions = Omit<HttpRuleSetOptions, keyof KoaRuleSetCallbacks> & KoaRuleSetCallbacks;

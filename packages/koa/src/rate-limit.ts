@@ -3,12 +3,14 @@ import {
   type Decision,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
+  type HttpRuleSetOptions,
   holdUnlessClosed,
   type Limiter,
+  type RuleSet,
   settleWhenDone,
 } from '@tollgate/core';
 import type { Context, Middleware } from 'koa';
-import type { RateLimitOptions } from './options.js';
+import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -22,6 +24,11 @@ export type RateLimitMiddleware = Middleware & {
   readonly limiter: Limiter;
 };
 
+export type RuleSetRateLimitMiddleware = Middleware & {
+  /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
+  readonly rules: RuleSet;
+};
+
 function requestInfo(ctx: Context): HttpRequestInfo {
   const url = ctx.originalUrl;
   const query = url.indexOf('?');
@@ -29,12 +36,15 @@ function requestInfo(ctx: Context): HttpRequestInfo {
 }
 
 /**
- * Koa (2 and 3) middleware: counts each request against the rule, sets the RateLimit headers
+ * Koa (2 and 3) middleware: counts each request against the rule — or, given `{ rules }`, against
+ * the rule of the rule set it matches (no match: not limited) — sets the RateLimit headers
  * and answers 429 once the limit is reached. The client IP is `ctx.ip` (`app.proxy` decides
  * whether X-Forwarded-For is trusted); the decision is on `ctx.state.rateLimit`.
  */
-export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
-  const http = createHttpLimiter(options as HttpRateLimitOptions);
+export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
+export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
+export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
+  const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const middleware: Middleware = async (ctx, next) => {
     const verdict = await http.check(requestInfo(ctx));
     if (verdict.action === 'skip') return next();
@@ -51,5 +61,5 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
     if (verdict.delayMs > 0 && !(await holdUnlessClosed(ctx.res, verdict.delayMs))) return;
     await next();
   };
-  return Object.assign(middleware, { limiter: http.limiter });
+  return 'rules' in http ? Object.assign(middleware, { rules: http.rules }) : Object.assign(middleware, { limiter: http.limiter });
 }

@@ -1,3 +1,5 @@
+export type { HttpRequestChecker, RuleSet } from '@tollgate/core';
+export { createRuleSet, loadRedisRuleSet, loadRuleSet } from '@tollgate/core';
 export { RateLimit, SkipRateLimit } from './decorators.js';
 export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 export type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
@@ -13,4 +15,5 @@ export type {
 export { RateLimitGuard } from './rate-limit.guard.js';
 export { RateLimitModule } from './rate-limit.module.js';
 export { RateLimitRegistry } from './rate-limit.registry.js';
+export type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 export { RATE_LIMIT_OPTIONS } from './tokens.js';

@@ -1,6 +1,7 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
 import type { LimiterOptions, RuleSpec } from '@tollgate/core';
 import type { HttpRateLimitOptions } from './http-contract-stub.js';
+import type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 
 /** How requests are identified and answered (everything of the HTTP layer but the rule and the store). */
 export type RateLimitHttpOptions = Pick<
@@ -31,7 +32,7 @@ export type RateLimitModuleOptions = RateLimitHttpOptions &
   LimiterOptions & {
     /** Rule for every route the guard runs on that has no `@RateLimit()` of its own. Default: none (such routes are not limited). */
     defaultRule?: RuleSpec;
-  };
+  } & RateLimitRuleSetOptions;
 
 export interface RateLimitModuleAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
   // biome-ignore lint/suspicious/noExplicitAny: Nest factories take whatever their injected providers are

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { MemoryStore, type Store, TollgateError } from '@tollgate/core';
+import { type HttpRequestChecker, MemoryStore, type Store, TollgateError } from '@tollgate/core';
 import { createHttpLimiter, type HttpLimiter } from './http-contract-stub.js';
 import type { RateLimitModuleOptions, RateLimitRules, RateLimitSpec } from './options.js';
+import { ruleSetLimiter } from './rule-set-limiter.js';
 import { RATE_LIMIT_OPTIONS, RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';
 
 // biome-ignore lint/complexity/noBannedTypes: Nest hands guards classes and handlers as plain functions
@@ -22,10 +23,12 @@ const MAX_PREFIX_LENGTH = 64;
 export class RateLimitRegistry implements OnModuleInit {
   private readonly basePrefix: string;
   private readonly store: Store;
-  private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix'>;
+  private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix' | 'rules' | 'user'>;
+  /** The module's rule set: routes without a decorator of their own are limited by the rule a request matches. */
+  private ruleSet: HttpRequestChecker | undefined;
   private readonly byPrefix = new Map<string, { owner: object; limiter: HttpLimiter }>();
-  private readonly byRoute = new WeakMap<Target, Map<Target, readonly HttpLimiter[]>>();
-  private readonly checked = new WeakMap<object, Set<HttpLimiter>>();
+  private readonly byRoute = new WeakMap<Target, Map<Target, readonly HttpRequestChecker[]>>();
+  private readonly checked = new WeakMap<object, Set<HttpRequestChecker>>();
 
   constructor(
     @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
@@ -33,7 +36,7 @@ export class RateLimitRegistry implements OnModuleInit {
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
   ) {
-    const { defaultRule: _rule, store, prefix = 'tollgate', ...defaults } = options;
+    const { defaultRule: _rule, store, prefix = 'tollgate', rules: _rules, user: _user, ...defaults } = options;
     this.basePrefix = prefix;
     this.store = store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
     this.defaults = defaults;
@@ -44,7 +47,7 @@ export class RateLimitRegistry implements OnModuleInit {
    * message): the guard ran twice on one route (globally and on the controller), and a request
    * must count once per rule.
    */
-  checkedBefore(invocation: object, limiter: HttpLimiter): boolean {
+  checkedBefore(invocation: object, limiter: HttpRequestChecker): boolean {
     const seen = this.checked.get(invocation);
     if (seen?.has(limiter)) return true;
     if (seen) seen.add(limiter);
@@ -54,6 +57,7 @@ export class RateLimitRegistry implements OnModuleInit {
 
   /** Builds every rule at startup, so a bad spec or a prefix clash fails the boot, not a request. */
   onModuleInit(): void {
+    this.ruleSet = ruleSetLimiter(this.options);
     for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
       const classRef = wrapper.metatype;
       if (typeof classRef !== 'function' || wrapper.isNotMetatype) continue;
@@ -67,7 +71,7 @@ export class RateLimitRegistry implements OnModuleInit {
   }
 
   /** The limiters of the route `classRef`/`handler`, in the order they are checked; none when the route is not limited. */
-  limitersFor(classRef: Target, handler: Target): readonly HttpLimiter[] {
+  limitersFor(classRef: Target, handler: Target): readonly HttpRequestChecker[] {
     let routes = this.byRoute.get(classRef);
     if (routes === undefined) {
       routes = new Map();
@@ -81,7 +85,7 @@ export class RateLimitRegistry implements OnModuleInit {
     return limiters;
   }
 
-  private resolve(classRef: Target, handler: Target): readonly HttpLimiter[] {
+  private resolve(classRef: Target, handler: Target): readonly HttpRequestChecker[] {
     const className = classRef.name || 'anonymous';
     if (this.reflector.get(SKIP_RATE_LIMIT, handler)) return [];
     const handlerRules = this.reflector.get<RateLimitRules | undefined>(RATE_LIMIT_RULE, handler);
@@ -90,7 +94,8 @@ export class RateLimitRegistry implements OnModuleInit {
     const classRules = this.reflector.get<RateLimitRules | undefined>(RATE_LIMIT_RULE, classRef);
     if (classRules) return this.buildAll(classRules, className, classRef);
     const { defaultRule } = this.options;
-    return defaultRule ? [this.build(defaultRule, 'default', this.options)] : [];
+    if (defaultRule) return [this.build(defaultRule, 'default', this.options)];
+    return this.ruleSet ? [this.ruleSet] : [];
   }
 
   private buildAll(rules: RateLimitRules, id: string, owner: object): HttpLimiter[] {

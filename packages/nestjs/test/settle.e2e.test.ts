@@ -2,9 +2,10 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Controller, Get, type INestApplication, NotFoundException } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import type { HttpRequestChecker } from '@tollgate/core';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type HttpLimiter, type HttpVerdict, RateLimit, RateLimitGuard, RateLimitModule, RateLimitRegistry } from '../src/index.js';
+import { type HttpVerdict, RateLimit, RateLimitGuard, RateLimitModule, RateLimitRegistry } from '../src/index.js';
 import { PLATFORMS, startApp } from './helpers/apps.js';
 
 const handled: string[] = [];
@@ -29,12 +30,12 @@ class WorkController {
  * Wraps the rule's limiter so each passed verdict records its `settle` calls and carries
  * `delayMs` (no algorithm of core shapes yet; the guard's part is what is checked here).
  */
-function instrument(limiter: HttpLimiter, delayMs: number): { settled: (number | undefined)[]; passedAt: number[] } {
+function instrument(limiter: HttpRequestChecker, delayMs: number): { settled: (number | undefined)[]; passedAt: number[] } {
   const settled: (number | undefined)[] = [];
   const passedAt: number[] = [];
   const check = limiter.check.bind(limiter);
   Object.assign(limiter, {
-    async check(info: Parameters<HttpLimiter['check']>[0]): Promise<HttpVerdict> {
+    async check(info: Parameters<HttpRequestChecker['check']>[0]): Promise<HttpVerdict> {
       const verdict = await check(info);
       if (verdict.action !== 'pass') return verdict;
       passedAt.push(performance.now());
@@ -53,7 +54,7 @@ function instrument(limiter: HttpLimiter, delayMs: number): { settled: (number |
 
 describe.each(PLATFORMS)('settling and shaping on %s', (platform) => {
   let app: INestApplication;
-  let limiter: HttpLimiter;
+  let limiter: HttpRequestChecker;
 
   beforeEach(async () => {
     handled.length = 0;

@@ -4,4 +4,5 @@ export { findFreePort, isPortFree } from './ports.js';
 export { RedisClusterProcess } from './redis-cluster.js';
 export type { RedisProcessOptions, RedisTarget } from './redis-server.js';
 export { assertRedisInstalled, RedisProcess, startRedis } from './redis-server.js';
+export { httpRulesYaml, RuleFile } from './rule-file.js';
 export { VirtualClock } from './virtual-clock.js';

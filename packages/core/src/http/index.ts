@@ -6,7 +6,10 @@ export type {
   HttpBehaviourOptions,
   HttpLimiter,
   HttpRateLimitOptions,
+  HttpRequestChecker,
   HttpRequestInfo,
+  HttpRuleSetLimiter,
+  HttpRuleSetOptions,
   HttpVerdict,
   ResponseType,
 } from './types.js';

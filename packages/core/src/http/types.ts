@@ -1,5 +1,6 @@
 import type { Decision } from '../decision.js';
 import type { Limiter, LimiterOptions } from '../limiter.js';
+import type { RuleSet } from '../rules/rule-set.js';
 import type { RuleSpec } from '../spec.js';
 
 /** What an adapter extracts from its framework's request. */
@@ -61,10 +62,34 @@ export interface HttpBehaviourOptions {
 /** Options every adapter accepts: a rule (any spec form of createLimiter, incl. `limits: [...]`) plus the HTTP behaviour. */
 export type HttpRateLimitOptions = RuleSpec & LimiterOptions & HttpBehaviourOptions;
 
-export interface HttpLimiter {
+/**
+ * Options of an HTTP limiter driven by a rule set: each request is limited by the rule it
+ * matches (its limits, its key), or not at all when no rule matches. The HTTP behaviour options
+ * apply to every rule; `key` is not one of them, since every rule names its own.
+ */
+export interface HttpRuleSetOptions extends Omit<HttpBehaviourOptions, 'key'> {
+  /** From `loadRuleSet`, `createRuleSet` or `loadRedisRuleSet`; reloads apply to the next request. */
+  rules: RuleSet;
+  /** The authenticated user's id, for rules keyed by `user`; undefined for anonymous requests. */
+  // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
+  user?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
+}
+
+/** What every HTTP limiter does: decide one request. */
+export interface HttpRequestChecker {
+  check(info: HttpRequestInfo): Promise<HttpVerdict>;
+}
+
+/** An HTTP limiter of one rule given inline. */
+export interface HttpLimiter extends HttpRequestChecker {
   /** The core limiter underneath. */
   readonly limiter: Limiter;
-  check(info: HttpRequestInfo): Promise<HttpVerdict>;
+}
+
+/** An HTTP limiter of a rule set. */
+export interface HttpRuleSetLimiter extends HttpRequestChecker {
+  /** The rule set it matches requests against. */
+  readonly rules: RuleSet;
 }
 
 export type HttpVerdict =

@@ -42,6 +42,8 @@ export interface RuleSetEventMap {
 export interface RuleSet {
   /** Names of the rules in force, in order. */
   readonly rules: readonly string[];
+  /** The epoch-millisecond clock of its limiters (`options.clock`, else `Date.now`). */
+  readonly clock: Clock;
   /**
    * The first rule whose `match` accepts the request and whose key the request carries
    * (a rule keyed by `user` is passed over for anonymous requests); undefined when none.
@@ -118,6 +120,10 @@ class SourcedRuleSet implements RuleSet {
   ) {
     this.store = options.store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
     this.compiled = this.compile(config);
+  }
+
+  get clock(): Clock {
+    return this.options.clock ?? Date.now;
   }
 
   get rules(): readonly string[] {

@@ -1,0 +1,99 @@
+import { describeValue, TollgateError } from '../errors.js';
+import type { Limiter } from '../limiter.js';
+import { compileAllowList } from './allow-list.js';
+import { policyHeader } from './headers.js';
+import { ipIdentity, normaliseIp } from './ip.js';
+import { HTTP_FIELDS, validateBehaviour } from './options.js';
+import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
+import { verdictMaker } from './verdicts.js';
+
+const SKIP: HttpVerdict = { action: 'skip' };
+const SKIPPED = Promise.resolve(SKIP);
+/** The address rules see for a request without a usable one: all such requests share `ip:unknown`, as inline. */
+const UNKNOWN_ADDRESS = 'unknown';
+const RULE_SET_FIELDS: ReadonlySet<string> = new Set([...HTTP_FIELDS, 'rules', 'user']);
+
+/**
+ * The HTTP limiter of a rule set: every request is matched (method, path, client address,
+ * headers, user) against the rules in force at that moment, so a reload applies to the next
+ * request; the matched rule's limiter decides under the matched key, and a request no rule
+ * matches passes untouched. Allow-list, skip, headers, bodies, refunds and leases work as inline.
+ */
+export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleSetLimiter {
+  validateRuleSetOptions(options);
+  validateBehaviour(options);
+  const { rules, skip, user } = options;
+  const isAllowed = compileAllowList(options.allowList);
+  const subnet = options.ipv6Subnet ?? 64;
+  const decide = verdictMaker(options, () => rules.clock());
+  // The policy header of a rule never changes; reloaded rules bring new limiters (and the old ones are collected).
+  const policies = new WeakMap<Limiter, string>();
+
+  function policyOf(limiter: Limiter): string {
+    let policy = policies.get(limiter);
+    if (policy === undefined) {
+      policy = policyHeader(limiter.limits);
+      policies.set(limiter, policy);
+    }
+    return policy;
+  }
+
+  function decideMatch(info: HttpRequestInfo, address: string | undefined, userId: string | undefined): Promise<HttpVerdict> {
+    const ip = address ?? UNKNOWN_ADDRESS;
+    const match = rules.match({ method: info.method, path: info.path, ip, headers: info.headers, user: userId });
+    if (match === undefined) return SKIPPED;
+    // Keyed by the client address: grouped by `ipv6Subnet`, as inline.
+    const identity = match.key === `ip:${ip}` && address !== undefined ? `ip:${ipIdentity(address, subnet)}` : match.key;
+    return decide(match.limiter, policyOf(match.limiter), identity, info.raw);
+  }
+
+  async function checkWithCallbacks(info: HttpRequestInfo, address: string | undefined): Promise<HttpVerdict> {
+    if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
+    return decideMatch(info, address, user === undefined ? undefined : userOf(await user(info.raw, info)));
+  }
+
+  return {
+    rules,
+    check(info) {
+      const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
+      if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return SKIPPED;
+      if (skip === undefined && user === undefined) return decideMatch(info, address, undefined);
+      return checkWithCallbacks(info, address);
+    },
+  };
+}
+
+function validateRuleSetOptions(options: HttpRuleSetOptions): void {
+  const { rules, user } = options;
+  if (typeof rules !== 'object' || rules === null || typeof rules.match !== 'function' || typeof rules.clock !== 'function') {
+    throw new TollgateError(
+      'ERR_TOLLGATE_INVALID_OPTION',
+      `rules must be a rule set from loadRuleSet(path), createRuleSet(document) or loadRedisRuleSet(options) (got ${describeValue(rules)})`,
+      'rules',
+    );
+  }
+  if (user !== undefined && typeof user !== 'function') {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `user must be a function (got ${describeValue(user)})`, 'user');
+  }
+  for (const field of Object.keys(options)) {
+    if (field === 'key') {
+      throw new TollgateError(
+        'ERR_TOLLGATE_INVALID_OPTION',
+        'key cannot be combined with rules: every rule names its own key (ip, user, apiKey or { header })',
+        'key',
+      );
+    }
+    if (!RULE_SET_FIELDS.has(field)) {
+      throw new TollgateError(
+        'ERR_TOLLGATE_INVALID_OPTION',
+        `${field} cannot be combined with rules: the rule set gives every rule its limits, store and options`,
+        field,
+      );
+    }
+  }
+}
+
+function userOf(value: unknown): string | undefined {
+  if (value === undefined || typeof value === 'string') return value;
+  throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `user() must return a string or undefined (got ${describeValue(value)})`, 'user');
+}

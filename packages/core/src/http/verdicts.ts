@@ -1,0 +1,56 @@
+import type { Decision } from '../decision.js';
+import type { Limiter } from '../limiter.js';
+import type { Clock } from '../stores/store.js';
+import { ceilSeconds, decisionHeaders } from './headers.js';
+import { NOTHING_TO_SETTLE } from './node-response.js';
+import { rejectBody } from './reject-body.js';
+import type { HttpBehaviourOptions, HttpVerdict } from './types.js';
+
+/** Decides one request on a limiter and turns the decision into a verdict, as the HTTP options say. */
+export type Decide = (limiter: Limiter, policy: string, identity: string, raw: unknown) => Promise<HttpVerdict>;
+
+/** The verdict-building half of an HTTP limiter, shared by inline rules and rule sets. */
+export function verdictMaker(behaviour: HttpBehaviourOptions, clock: Clock): Decide {
+  const { message, skipFailedRequests = false, skipSuccessfulRequests = false } = behaviour;
+  const style = behaviour.headers ?? 'draft';
+  const responseType = behaviour.responseType ?? 'text';
+  const status = behaviour.statusCode ?? 429;
+  const storeErrorStatus = behaviour.storeErrorStatusCode ?? 503;
+  const refunds = skipFailedRequests || skipSuccessfulRequests;
+
+  /** What happens once the response is over: the concurrency slot is freed, the refund options apply. */
+  function settler(limiter: Limiter, identity: string, decision: Decision): (statusCode: number | undefined) => void {
+    const { lease } = decision;
+    if (!refunds && lease === undefined) return NOTHING_TO_SETTLE;
+    let settled = false;
+    return (statusCode) => {
+      if (settled) return;
+      settled = true;
+      // Failures here leave the slot to its leaseTtl and the request counted: what happens without them.
+      if (lease !== undefined) limiter.release(lease).catch(() => {});
+      const failed = statusCode === undefined || statusCode >= 400;
+      if (refunds && (failed ? skipFailedRequests : skipSuccessfulRequests)) {
+        limiter.refund(identity, { cost: 1 }).catch(() => {});
+      }
+    };
+  }
+
+  function passVerdict(limiter: Limiter, policy: string, decision: Decision, identity: string): HttpVerdict {
+    const headers = decisionHeaders(style, policy, decision, clock);
+    if (decision.delayMs > 0) headers.push(['Retry-After', String(ceilSeconds(decision.delayMs))]);
+    return { action: 'pass', decision, headers, delayMs: decision.delayMs, settle: settler(limiter, identity, decision) };
+  }
+
+  function rejectVerdict(policy: string, decision: Decision, raw: unknown): HttpVerdict {
+    const headers = decisionHeaders(style, policy, decision, clock);
+    if (Number.isFinite(decision.retryAfterMs)) headers.push(['Retry-After', String(ceilSeconds(decision.retryAfterMs))]);
+    headers.push(['Cache-Control', 'no-store']);
+    const code = decision.source === 'policy' ? storeErrorStatus : status;
+    return { action: 'reject', decision, status: code, headers, ...rejectBody(message, responseType, code, raw, decision) };
+  }
+
+  return async (limiter, policy, identity, raw) => {
+    const decision = await limiter.consume(identity);
+    return decision.allowed ? passVerdict(limiter, policy, decision, identity) : rejectVerdict(policy, decision, raw);
+  };
+}

@@ -1,0 +1,56 @@
+import {
+  createHttpLimiter,
+  type HttpRequestChecker,
+  type HttpRequestInfo,
+  type HttpRuleSetOptions,
+  type RuleSet,
+  TollgateError,
+} from '@tollgate/core';
+
+/** The module options that apply a rule set to every route without a decorator of its own. */
+export interface RateLimitRuleSetOptions {
+  /**
+   * A rule set (`loadRuleSet`, `createRuleSet`, `loadRedisRuleSet`) for every route the guard
+   * runs on that has no `@RateLimit()` and no `@SkipRateLimit()`: each request is limited by the
+   * rule it matches, or not at all. Reloads apply to the next request. Not with `defaultRule`.
+   */
+  rules?: RuleSet;
+  /** The authenticated user's id, for rules keyed by `user`. */
+  // biome-ignore lint/suspicious/noExplicitAny: Express, Fastify and plain Node requests share no type
+  user?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
+}
+
+/** The module's HTTP options that every rule of the rule set shares (`key` stays with the decorators). */
+const SHARED_HTTP_FIELDS = [
+  'skip',
+  'allowList',
+  'ipv6Subnet',
+  'headers',
+  'responseType',
+  'message',
+  'statusCode',
+  'storeErrorStatusCode',
+  'skipFailedRequests',
+  'skipSuccessfulRequests',
+  'user',
+] as const;
+
+/** The limiter of the module's rule set, with the module's HTTP options; undefined without `rules`. */
+export function ruleSetLimiter(options: RateLimitRuleSetOptions & { defaultRule?: unknown }): HttpRequestChecker | undefined {
+  const { rules } = options;
+  if (rules === undefined) return undefined;
+  if (options.defaultRule !== undefined) {
+    throw new TollgateError(
+      'ERR_TOLLGATE_INVALID_OPTION',
+      'defaultRule cannot be combined with rules: add a rule without `match` at the end of the rule set instead',
+      'defaultRule',
+    );
+  }
+  const shared = Object.fromEntries(
+    SHARED_HTTP_FIELDS.filter((field) => (options as Record<string, unknown>)[field] !== undefined).map((field) => [
+      field,
+      (options as Record<string, unknown>)[field],
+    ]),
+  );
+  return createHttpLimiter({ ...shared, rules } as HttpRuleSetOptions);
+}
