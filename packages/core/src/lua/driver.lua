@@ -39,9 +39,17 @@ local function fetch_states(rule, k, n)
   if not rule.fetch then return NOTHING end
   if n == 1 then return { redis.call('GET', KEYS[k]) } end
   local states = redis.call('MGET', unpack(KEYS, k, k + n - 1))
-  -- MGET reads a key holding another type as absent: GET it, to fail with WRONGTYPE as a lone GET would.
+  local missed
   for i = 1, n do
-    if not states[i] and rule.algos[i].fetch ~= false then redis.call('GET', KEYS[k + i - 1]) end
+    if not states[i] and rule.algos[i].fetch ~= false then
+      missed = missed or {}
+      missed[#missed + 1] = KEYS[k + i - 1]
+    end
+  end
+  -- MGET reads a key holding another type as absent: when a missed key exists, GET the missed keys
+  -- so the op fails with WRONGTYPE before anything is written, as a lone GET would.
+  if missed and redis.call('EXISTS', unpack(missed)) > 0 then
+    for _, key in ipairs(missed) do redis.call('GET', key) end
   end
   return states
 end
