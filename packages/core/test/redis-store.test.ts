@@ -98,6 +98,28 @@ describe('RedisStore on one node', () => {
     expect(await limiter.consume('fine')).toMatchObject({ allowed: true, source: 'store' });
   });
 
+  it('fails a multi-limit op on a key of another type before writing any of its limits', async () => {
+    const prefix = uniquePrefix();
+    const limiter = createLimiter({
+      limits: [
+        { name: 'second', qps: 10 },
+        { name: 'minute', perMinute: 100 },
+        { name: 'day', perDay: 1000 },
+      ],
+      store,
+      prefix,
+    });
+    expect((await limiter.consume('other')).allowed).toBe(true);
+    await client.hset(`${prefix}:{broken}:minute:gcra`, 'field', 'value');
+    await expect(limiter.consume('broken')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_STORE' });
+    expect(await client.exists(`${prefix}:{broken}:second:gcra`, `${prefix}:{broken}:day:gcra`)).toBe(0);
+    expect(await client.hget(`${prefix}:{broken}:minute:gcra`, 'field')).toBe('value');
+    // With its states present (MGET finds the strings), the op still fails on the hash.
+    await client.set(`${prefix}:{broken}:second:gcra`, '1', 'PX', 60_000);
+    await expect(limiter.consume('broken')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_STORE' });
+    expect(await client.get(`${prefix}:{broken}:second:gcra`)).toBe('1');
+  });
+
   it.runIf(process.env.REDIS_URL === undefined)('comes back after a Redis restart, scripts and all', async () => {
     const server = target.process!;
     const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix(), ...STORE_SEMANTICS });

@@ -4,7 +4,7 @@ import type { Outcome } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
 import { storageKey } from '../keys.js';
 import { TOLLGATE_SCRIPT } from '../lua/script.js';
-import type { Clock, OperationKind, Store, StoreOperation, StoreResult } from './store.js';
+import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface RedisStoreOptions {
   /** An ioredis `Redis` or `Cluster` client; the store never connects or quits it. */
@@ -120,21 +120,21 @@ export class RedisStore implements Store {
 
   private send(batch: Pending[]): void {
     const keys: string[] = [];
-    const args: string[] = [this.ttlSlackMs, String(batch.length)];
+    const { count, args: ruleArgs, indexOf } = batchRules(batch);
+    const opArgs: string[] = [String(batch.length)];
     for (const { operation } of batch) {
       const now = operation.nowMs ?? this.clock?.();
-      args.push(
+      opArgs.push(
         KIND_CODE[operation.kind],
         now === undefined ? '' : String(now),
         String(operation.cost),
         operation.token,
-        String(operation.limits.length),
+        indexOf.get(operation.limits)!,
       );
-      for (const limit of operation.limits) args.push(...limit.luaArgs);
       for (const keyspace of operation.keyspaces) keys.push(storageKey(keyspace, operation.identity));
     }
     const call = (this.client as unknown as Record<string, ScriptCaller>)[COMMAND]!;
-    call.call(this.client, keys.length, ...keys, ...args).then(
+    call.call(this.client, keys.length, ...keys, this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs).then(
       (reply) => settle(batch, reply),
       (error: unknown) => {
         const wrapped = new TollgateError(
@@ -147,6 +147,23 @@ export class RedisStore implements Store {
       },
     );
   }
+}
+
+/**
+ * The distinct rules of a batch (operations of one limiter share its `limits` array), each
+ * sent once as limit count then every limit's Lua args; ops name theirs by 1-based index.
+ */
+function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf: Map<readonly BoundLimit[], string> } {
+  const indexOf = new Map<readonly BoundLimit[], string>();
+  const args: string[] = [];
+  for (const { operation } of batch) {
+    const { limits } = operation;
+    if (indexOf.has(limits)) continue;
+    indexOf.set(limits, String(indexOf.size + 1));
+    args.push(String(limits.length));
+    for (const limit of limits) args.push(...limit.luaArgs);
+  }
+  return { count: indexOf.size, args, indexOf };
 }
 
 /** Splits the flat script reply back into one result per operation, in order. */

@@ -3,7 +3,7 @@
 -- p = { limit, lease_ttl_ms }. The step only reads: expired leases are trimmed when writing.
 local function concurrency_trim(key, now) redis.call('ZREMRANGEBYSCORE', key, '-inf', num(now)) end
 
-ALGOS['concurrency'] = { n = 2,
+ALGOS['concurrency'] = { n = 2, fetch = false,
   step = function(key, p, cost, now, token)
     local limit, ttl = p[1], p[2]
     local live = redis.call('ZCOUNT', key, '(' .. num(now), '+inf')

@@ -1,9 +1,8 @@
 -- Fixed window: mirrors algorithms/fixed-window/model.ts line for line.
 -- p = { limit, window_ms }; state: "<window start ms> <count>".
-ALGOS['fixed-window'] = { n = 2, step = function(key, p, cost, now)
+ALGOS['fixed-window'] = { n = 2, step = function(key, p, cost, now, token, stored)
   local limit, window = p[1], p[2]
   local start, count = now, 0
-  local stored = redis.call('GET', key)
   if stored then
     local s, c = unpack2(stored)
     if now < s + window then start, count = s, c end
@@ -16,8 +15,7 @@ ALGOS['fixed-window'] = { n = 2, step = function(key, p, cost, now)
   end
   count = count + cost
   return 1, limit - count, reset, 0, 0, pack2(start, count), reset
-end, refund = function(key, p, cost, now)
-  local stored = redis.call('GET', key)
+end, refund = function(key, p, cost, now, stored)
   if not stored then return nil end
   local start, count = unpack2(stored)
   local window_end = start + p[2]

@@ -1,10 +1,10 @@
 -- GCRA, "future state" variant: mirrors algorithms/gcra/model.ts line for line.
 -- p = { interval_us, burst, max_delay_us (0 unless reserve mode) }; state: the TAT in epoch microseconds.
-ALGOS['gcra'] = { n = 3, step = function(key, p, cost, now)
+ALGOS['gcra'] = { n = 3, step = function(key, p, cost, now, token, stored)
   local interval, burst, max_delay = p[1], p[2], p[3]
   local now_us = now * 1000
   local tolerance = interval * burst
-  local tat = tonumber(redis.call('GET', key))
+  local tat = tonumber(stored)
   local base = now_us
   if tat and tat >= now_us then base = tat end
   local remaining = math.max(0, math.floor((now_us + tolerance + max_delay - base) / interval))
@@ -19,9 +19,9 @@ ALGOS['gcra'] = { n = 3, step = function(key, p, cost, now)
   local delay = 0
   if allow_at > now_us then delay = math.ceil((allow_at - now_us) / 1000) end
   return 1, math.floor((now_us + tolerance + max_delay - new_tat) / interval), reset, 0, delay, num(new_tat), reset
-end, refund = function(key, p, cost, now)
+end, refund = function(key, p, cost, now, stored)
   local now_us = now * 1000
-  local tat = tonumber(redis.call('GET', key))
+  local tat = tonumber(stored)
   if not tat or tat <= now_us then return nil end
   local new_tat = math.max(now_us, tat - p[1] * cost)
   return num(new_tat), math.ceil((new_tat - now_us) / 1000)

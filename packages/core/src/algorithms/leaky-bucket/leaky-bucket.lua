@@ -9,9 +9,9 @@ local function lb_drained(stored, now)
   return math.max(0, level - elapsed * 1000), math.max(now, last)
 end
 
-local function lb_policing(key, p, cost, now)
+local function lb_policing(stored, p, cost, now)
   local interval, burst = p[2], p[3]
-  local level, last = lb_drained(redis.call('GET', key), now)
+  local level, last = lb_drained(stored, now)
   local full = burst * interval
   local need = cost * interval
   if cost > burst or level + need > full then
@@ -29,11 +29,11 @@ local function lb_slots_within(wait, max_delay, interval)
   return math.floor((max_delay - wait) / interval) + 1
 end
 
-local function lb_shaping(key, p, cost, now)
+local function lb_shaping(stored, p, cost, now)
   local interval, max_delay = p[2], p[3]
   local capacity = lb_slots_within(0, max_delay, interval)
   local now_us = now * 1000
-  local next_free = tonumber(redis.call('GET', key))
+  local next_free = tonumber(stored)
   local start = now_us
   if next_free and next_free >= now_us then start = next_free end
   local wait = start - now_us
@@ -48,12 +48,11 @@ local function lb_shaping(key, p, cost, now)
   return 1, lb_slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), num(next_slot), reset
 end
 
-ALGOS['leaky-bucket'] = { n = 3, step = function(key, p, cost, now)
-  if p[1] == 0 then return lb_policing(key, p, cost, now) end
-  return lb_shaping(key, p, cost, now)
-end, refund = function(key, p, cost, now)
+ALGOS['leaky-bucket'] = { n = 3, step = function(key, p, cost, now, token, stored)
+  if p[1] == 0 then return lb_policing(stored, p, cost, now) end
+  return lb_shaping(stored, p, cost, now)
+end, refund = function(key, p, cost, now, stored)
   if p[1] == 0 then
-    local stored = redis.call('GET', key)
     if not stored then return nil end
     local level, last = lb_drained(stored, now)
     if level <= 0 then return nil end
@@ -61,7 +60,7 @@ end, refund = function(key, p, cost, now)
     return pack2(left, last), math.ceil(left / 1000)
   end
   local now_us = now * 1000
-  local next_free = tonumber(redis.call('GET', key))
+  local next_free = tonumber(stored)
   if not next_free or next_free <= now_us then return nil end
   local freed = math.max(now_us, next_free - cost * p[2])
   return num(freed), math.ceil((freed - now_us) / 1000)

@@ -1,8 +1,7 @@
 -- Sliding window counter: mirrors algorithms/sliding-window-counter/model.ts line for line.
 -- p = { limit, window_ms }; state: "<window start ms> <previous count> <current count>".
-local function swc_roll(key, now, window)
+local function swc_roll(stored, now, window)
   local start = math.floor(now / window) * window
-  local stored = redis.call('GET', key)
   if not stored then return start, 0, 0 end
   local s, prev, curr = string.match(stored, '^(%S+) (%S+) (%S+)$')
   s, prev, curr = tonumber(s), tonumber(prev), tonumber(curr)
@@ -21,9 +20,9 @@ local function swc_pack(start, prev, curr)
   return string.format('%.17g %.17g %.17g', start, prev, curr)
 end
 
-ALGOS['sliding-window-counter'] = { n = 2, step = function(key, p, cost, now)
+ALGOS['sliding-window-counter'] = { n = 2, step = function(key, p, cost, now, token, stored)
   local limit, window = p[1], p[2]
-  local start, prev, curr = swc_roll(key, now, window)
+  local start, prev, curr = swc_roll(stored, now, window)
   local elapsed = math.max(0, now - start)
   local capacity = limit * window
   local estimate = prev * (window - elapsed) + curr * window
@@ -43,8 +42,8 @@ ALGOS['sliding-window-counter'] = { n = 2, step = function(key, p, cost, now)
   end
   local reset = start + 2 * window - now
   return 1, math.floor((capacity - estimate - need) / window), reset, 0, 0, swc_pack(start, prev, curr + cost), reset
-end, refund = function(key, p, cost, now)
-  local start, prev, curr = swc_roll(key, now, p[2])
+end, refund = function(key, p, cost, now, stored)
+  local start, prev, curr = swc_roll(stored, now, p[2])
   if curr == 0 then return nil end
   local left = math.max(0, curr - cost)
   return swc_pack(start, prev, left), swc_faded_after(start, prev, left, now, p[2])

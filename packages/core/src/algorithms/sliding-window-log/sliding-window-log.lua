@@ -10,7 +10,7 @@ local function swl_nth(key, floor, n)
   return tonumber(redis.call('ZRANGEBYSCORE', key, '(' .. num(floor), '+inf', 'WITHSCORES', 'LIMIT', n - 1, 1)[2])
 end
 
-ALGOS['sliding-window-log'] = { n = 2, step = function(key, p, cost, now, token)
+ALGOS['sliding-window-log'] = { n = 2, fetch = false, step = function(key, p, cost, now, token)
   local limit, window = p[1], p[2]
   local floor = now - window
   local count = swl_live(key, floor)

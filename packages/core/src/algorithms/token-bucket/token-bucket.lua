@@ -1,11 +1,10 @@
 -- Token bucket: mirrors algorithms/token-bucket/model.ts line for line.
 -- p = { capacity, refill, interval_ms, max_delay_ms (0 unless reserve mode) }; state: "<scaled tokens> <last ms>".
-ALGOS['token-bucket'] = { n = 4, step = function(key, p, cost, now)
+ALGOS['token-bucket'] = { n = 4, step = function(key, p, cost, now, token, stored)
   local capacity, refill, interval, max_delay = p[1], p[2], p[3], p[4]
   local full = capacity * interval
   local borrow = max_delay * refill
   local scaled, last = full, now
-  local stored = redis.call('GET', key)
   if stored then
     local s, l = unpack2(stored)
     local elapsed = 0
@@ -26,9 +25,8 @@ ALGOS['token-bucket'] = { n = 4, step = function(key, p, cost, now)
   local delay = 0
   if left < 0 then delay = math.ceil(-left / refill) end
   return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, pack2(left, last), reset
-end, refund = function(key, p, cost, now)
+end, refund = function(key, p, cost, now, stored)
   local capacity, refill, interval = p[1], p[2], p[3]
-  local stored = redis.call('GET', key)
   if not stored then return nil end
   local full = capacity * interval
   local s, l = unpack2(stored)

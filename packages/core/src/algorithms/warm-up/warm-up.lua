@@ -15,11 +15,10 @@ local function warm_up_wait(stored, take, p)
   return micros + math.floor(stable * rest)
 end
 
-ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now)
+ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now, token, v)
   local stable, max_permits, cool = p[1], p[3], p[5]
   local now_us = now * 1000
   local stored, next_free = max_permits, now_us
-  local v = redis.call('GET', key)
   if v then
     stored, next_free = unpack2(v)
     if now_us > next_free then
