@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { HttpRequestInfo, HttpVerdict } from './http-contract-stub.js';
+import type { HttpRequestInfo, HttpVerdict } from '@tollgate/core';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
 export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;

@@ -1,6 +1,5 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
-import type { LimiterOptions, RuleSpec } from '@tollgate/core';
-import type { HttpRateLimitOptions } from './http-contract-stub.js';
+import type { HttpRateLimitOptions, LimiterOptions, RuleSpec } from '@tollgate/core';
 
 /** How requests are identified and answered (everything of the HTTP layer but the rule and the store). */
 export type RateLimitHttpOptions = Pick<
