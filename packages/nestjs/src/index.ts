@@ -1,12 +1,13 @@
+export type { HttpLimiter, HttpRequestInfo, HttpVerdict } from '@tollgate/core';
 export { RateLimit, SkipRateLimit } from './decorators.js';
 export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 export type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
 export { httpExchange, requestInfo } from './exchange.js';
-export type { HttpLimiter, HttpRequestInfo, HttpVerdict } from '@tollgate/core';
 export type {
   RateLimitHttpOptions,
   RateLimitModuleAsyncOptions,
   RateLimitModuleOptions,
+  RateLimitRuleOptions,
   RateLimitRules,
   RateLimitSpec,
 } from './options.js';
