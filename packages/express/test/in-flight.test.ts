@@ -111,6 +111,26 @@ describe.each(FRAMEWORKS)('%s', (_name, express) => {
         slow.open();
         await request(server).get('/slow').expect(200);
       });
+
+      it('releases the lease of a concurrency limit inside a multi-limit rule, and lists both policies', async () => {
+        const slow = gate();
+        slow.open();
+        const limits = [
+          { name: 'rate', perMinute: 10 },
+          { name: 'in-flight', algorithm: 'concurrency', limit: 1, leaseTtl: '1m' },
+        ] as const;
+        const limit = rateLimit({ limits, key, ...store() });
+        const app = express();
+        app.get('/slow', limit, slow.handler);
+        await listen(app);
+        for (let i = 1; i <= 3; i++) {
+          const res = await request(server).get('/slow').expect(200);
+          expect(res.headers['ratelimit-policy']).toBe('"rate";q=10;w=60, "in-flight";q=1;w=60');
+          await slotFree(limit);
+        }
+        // Three requests went through the rate limit; the in-flight slot came back after each.
+        expect((await limit.limiter.peek(IDENTITY)).limits.map((part) => part.remaining)).toEqual([6, 0]);
+      });
     });
 
     describe('refunds', () => {

@@ -177,12 +177,16 @@ describe.each(FRAMEWORKS)('%s', (_name, express) => {
       const app = express();
       app.get('/open', rateLimit({ qps: 1, store: failing }), ok);
       app.get('/closed', rateLimit({ qps: 1, store: failing, onStoreError: 'closed', breaker: { coolDownMs: 2000 } }), ok);
+      app.get('/closed-429', rateLimit({ qps: 1, store: failing, onStoreError: 'closed', storeErrorStatusCode: 429 }), ok);
       const open = await request(app).get('/open').expect(200);
       // Open: allowed, with every limit reported full (nothing is known to be spent).
       expect(open.body).toEqual({ remaining: 1 });
       const closed = await request(app).get('/closed').expect(503);
       expect(closed.headers['retry-after']).toBe('2');
       expect(closed.headers['cache-control']).toBe('no-store');
+      // storeErrorStatusCode picks the status; the breaker's default cool-down (1 s) sets Retry-After.
+      const closed429 = await request(app).get('/closed-429').expect(429);
+      expect(closed429.headers['retry-after']).toBe('1');
     });
   });
 });

@@ -176,6 +176,10 @@ describe.each(FRAMEWORKS)('%s', (_name, Koa) => {
       const closed = await request(serve(closedLimit, ok)).get('/').expect(503);
       expect(closed.headers['retry-after']).toBe('2');
       expect(closed.headers['cache-control']).toBe('no-store');
+      // storeErrorStatusCode picks the status; the breaker's default cool-down (1 s) sets Retry-After.
+      const closed429Limit = rateLimit({ qps: 1, store: failing, onStoreError: 'closed', storeErrorStatusCode: 429 });
+      const closed429 = await request(serve(closed429Limit, ok)).get('/').expect(429);
+      expect(closed429.headers['retry-after']).toBe('1');
     });
   });
 });
