@@ -100,6 +100,7 @@ describe('RedisStore on one node', () => {
 
   it('fails a multi-limit op on a key of another type before writing any of its limits', async () => {
     const prefix = uniquePrefix();
+    const errors: unknown[] = [];
     const limiter = createLimiter({
       limits: [
         { name: 'second', qps: 10 },
@@ -108,15 +109,20 @@ describe('RedisStore on one node', () => {
       ],
       store,
       prefix,
+      ...STORE_SEMANTICS,
+      events: { storeError: (event) => errors.push(event.error) },
     });
     expect((await limiter.consume('other')).allowed).toBe(true);
     await client.hset(`${prefix}:{broken}:minute:gcra`, 'field', 'value');
-    await expect(limiter.consume('broken')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_STORE' });
+    expect(await limiter.consume('broken')).toMatchObject({ allowed: false, source: 'policy' });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: 'ERR_TOLLGATE_STORE', message: expect.stringMatching(/WRONGTYPE/) });
     expect(await client.exists(`${prefix}:{broken}:second:gcra`, `${prefix}:{broken}:day:gcra`)).toBe(0);
     expect(await client.hget(`${prefix}:{broken}:minute:gcra`, 'field')).toBe('value');
     // With its states present (MGET finds the strings), the op still fails on the hash.
     await client.set(`${prefix}:{broken}:second:gcra`, '1', 'PX', 60_000);
-    await expect(limiter.consume('broken')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_STORE' });
+    expect(await limiter.consume('broken')).toMatchObject({ allowed: false, source: 'policy' });
+    expect(errors).toHaveLength(2);
     expect(await client.get(`${prefix}:{broken}:second:gcra`)).toBe('1');
   });
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { HttpRequestInfo, HttpVerdict } from './http-contract-stub.js';
+import { type HttpRequestInfo, type HttpVerdict, settleWhenDone } from '@tollgate/core';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
 export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
@@ -51,22 +51,9 @@ export function requestInfo(req: AnyRequest): HttpRequestInfo {
   };
 }
 
-function whenDone(response: ServerResponse, callback: (statusCode: number | undefined) => void): void {
-  let done = false;
-  const finish = (statusCode: number | undefined) => {
-    if (done) return;
-    done = true;
-    callback(statusCode);
-  };
-  if (response.writableFinished) finish(response.statusCode);
-  else if (response.destroyed) finish(undefined);
-  response.once('finish', () => finish(response.statusCode));
-  response.once('close', () => finish(response.writableFinished ? response.statusCode : undefined));
-}
-
 const ended = (response: ServerResponse) =>
   new Promise<void>((resolve) => {
-    whenDone(response, () => resolve());
+    settleWhenDone(response, () => resolve());
   });
 
 /**
@@ -103,6 +90,6 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
       }
       return ended(response);
     },
-    onDone: (callback) => whenDone(response, callback),
+    onDone: (callback) => settleWhenDone(response, callback),
   };
 }

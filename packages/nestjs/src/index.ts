@@ -1,14 +1,14 @@
-export type { HttpRequestChecker, RuleSet } from '@tollgate/core';
+export type { HttpLimiter, HttpRequestChecker, HttpRequestInfo, HttpVerdict, RuleSet } from '@tollgate/core';
 export { createRuleSet, loadRedisRuleSet, loadRuleSet } from '@tollgate/core';
 export { RateLimit, SkipRateLimit } from './decorators.js';
 export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 export type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
 export { httpExchange, requestInfo } from './exchange.js';
-export type { HttpLimiter, HttpRequestInfo, HttpVerdict } from './http-contract-stub.js';
 export type {
   RateLimitHttpOptions,
   RateLimitModuleAsyncOptions,
   RateLimitModuleOptions,
+  RateLimitRuleOptions,
   RateLimitRules,
   RateLimitSpec,
 } from './options.js';

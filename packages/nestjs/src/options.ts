@@ -1,6 +1,5 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency } from '@nestjs/common';
-import type { LimiterOptions, RuleSpec } from '@tollgate/core';
-import type { HttpRateLimitOptions } from './http-contract-stub.js';
+import type { HttpRateLimitOptions, LimiterOptions, RuleSpec } from '@tollgate/core';
 import type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 
 /** How requests are identified and answered (everything of the HTTP layer but the rule and the store). */
@@ -14,16 +13,21 @@ export type RateLimitHttpOptions = Pick<
   | 'responseType'
   | 'message'
   | 'statusCode'
+  | 'storeErrorStatusCode'
   | 'skipFailedRequests'
   | 'skipSuccessfulRequests'
 >;
 
+/** The limiter options a rule may override: failure policy, naming, events (the store and clock are the module's). */
+export type RateLimitRuleOptions = Omit<LimiterOptions, 'store' | 'clock'>;
+
 /**
  * What `@RateLimit()` takes: a rule in any form `createLimiter` accepts (`{ qps: 10, burst: 5 }`,
- * `{ perMinute: 300 }`, `{ algorithm: 'fixed-window', ... }`, `{ limits: [...] }`) plus HTTP
- * options overriding the module's for this route, and optionally the rule's own key prefix.
+ * `{ perMinute: 300 }`, `{ algorithm: 'fixed-window', ... }`, `{ limits: [...] }`) plus HTTP and
+ * limiter options overriding the module's for this route (`onStoreError`, `timeout`, ...), and
+ * optionally the rule's own key prefix.
  */
-export type RateLimitSpec = RuleSpec & RateLimitHttpOptions & Pick<LimiterOptions, 'prefix'>;
+export type RateLimitSpec = RuleSpec & RateLimitHttpOptions & RateLimitRuleOptions;
 
 /** One rule, or several checked one after the other (each with its own `skip`/`key`: tiers, per-user plus per-IP...). */
 export type RateLimitRules = RateLimitSpec | readonly RateLimitSpec[];

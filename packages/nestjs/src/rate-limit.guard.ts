@@ -32,9 +32,17 @@ export class RateLimitGuard implements CanActivate {
     return true;
   }
 
-  /** Sets the headers, settles when the response is done, and holds a shaped request for its delay. */
+  /**
+   * Sets the headers, settles when the response is done, and holds a shaped request for its
+   * delay. The hold is the guard's own (not core's `holdUnlessClosed`): an exchange need not be
+   * a Node response, it only reports when it is done.
+   */
   private async pass(exchange: RateLimitExchange, verdict: PassVerdict): Promise<void> {
     exchange.setHeaders(verdict.headers);
+    if (verdict.delayMs <= 0) {
+      exchange.onDone(verdict.settle);
+      return;
+    }
     let closedEarly = false;
     let wake: (() => void) | undefined;
     exchange.onDone((statusCode) => {
@@ -44,7 +52,7 @@ export class RateLimitGuard implements CanActivate {
         wake?.();
       }
     });
-    if (verdict.delayMs > 0 && !closedEarly) {
+    if (!closedEarly) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, verdict.delayMs);
         wake = () => {

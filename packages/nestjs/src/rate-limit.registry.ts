@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { type HttpRequestChecker, MemoryStore, type Store, TollgateError } from '@tollgate/core';
-import { createHttpLimiter, type HttpLimiter } from './http-contract-stub.js';
+import { createHttpLimiter, type HttpLimiter, type HttpRequestChecker, MemoryStore, type Store, TollgateError } from '@tollgate/core';
 import type { RateLimitModuleOptions, RateLimitRules, RateLimitSpec } from './options.js';
 import { ruleSetLimiter } from './rule-set-limiter.js';
 import { RATE_LIMIT_OPTIONS, RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';

@@ -24,8 +24,9 @@ export class Stores {
     await this.target?.close();
   }
 
-  create(kind: StoreKind, clock: VirtualClock): Store {
+  /** `time: 'client'` makes Redis decide on the clock passed with each call (the test's virtual one) instead of Redis TIME. */
+  create(kind: StoreKind, clock: VirtualClock, { time = 'server' }: { time?: 'server' | 'client' } = {}): Store {
     if (kind === 'memory') return new MemoryStore({ clock: clock.now });
-    return new RedisStore({ client: this.client! });
+    return new RedisStore({ client: this.client!, time });
   }
 }
