@@ -15,6 +15,11 @@ const ALGORITHMS: Record<string, LimitSpec> = {
   gcra: { algorithm: 'gcra', rate: BIG, period: '1s', burst: BIG },
   'token-bucket': { algorithm: 'token-bucket', capacity: BIG, refillPerSecond: BIG },
   'fixed-window': { algorithm: 'fixed-window', limit: BIG, window: '1m' },
+  // A log keeps one member per request in the window: about 100 per identity here.
+  'sliding-window-log': { algorithm: 'sliding-window-log', limit: 1000, window: '1s' },
+  'sliding-window-counter': { algorithm: 'sliding-window-counter', limit: BIG, window: '1m' },
+  'leaky-bucket (policing)': { algorithm: 'leaky-bucket', rate: BIG, burst: BIG },
+  'leaky-bucket (shaping)': { algorithm: 'leaky-bucket', mode: 'shaping', rate: BIG, maxDelay: '1s' },
   'warm-up': { algorithm: 'warm-up', rate: BIG, period: '1s', warmup: '1s' },
   'concurrency (acquire + release)': { algorithm: 'concurrency', limit: BIG, leaseTtl: '1m' },
 };

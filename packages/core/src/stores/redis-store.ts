@@ -38,7 +38,8 @@ const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', rese
 const VALUES_PER_LIMIT = 5;
 
 /**
- * The distributed store. Operations issued in the same tick are coalesced into one
+ * The distributed store. Operations issued in the same turn of the event loop (for HTTP:
+ * every request whose callback ran in that I/O phase) are coalesced into one
  * EVALSHA per hash slot (ioredis `defineCommand`, which falls back to EVAL on NOSCRIPT).
  * The script runs them in order and each one stays atomic.
  */
@@ -88,7 +89,8 @@ export class RedisStore implements Store {
       this.queue.push({ operation, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        process.nextTick(this.flush);
+        // setImmediate, not nextTick: HTTP requests arrive in separate I/O callbacks of one phase.
+        setImmediate(this.flush);
       }
     });
   }
