@@ -33,3 +33,20 @@ export function reserveDelayMs(spec: Readonly<Record<string, unknown>>, path: st
   if (spec.maxDelay === undefined) throw invalidSpec(`${path}.maxDelay`, "is required with mode: 'reserve'", undefined);
   return parseDuration(spec.maxDelay, `${path}.maxDelay`);
 }
+
+/** `limit` units per `window`: the params of the window algorithms. */
+export interface LimitPerWindow {
+  limit: number;
+  windowMs: number;
+}
+
+export function limitPerWindow(spec: Readonly<Record<string, unknown>>, path: string): LimitPerWindow {
+  return { limit: positiveInteger(spec, 'limit', path), windowMs: parseDuration(spec.window, `${path}.window`) };
+}
+
+/** What every window algorithm hands to its Lua step and advertises in headers. */
+export const LIMIT_PER_WINDOW = {
+  luaArgs: (p: LimitPerWindow): readonly number[] => [p.limit, p.windowMs],
+  limit: (p: LimitPerWindow): number => p.limit,
+  policy: (p: LimitPerWindow) => ({ quota: p.limit, windowMs: p.windowMs }),
+};

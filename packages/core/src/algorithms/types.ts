@@ -62,6 +62,14 @@ export interface Algorithm<P, S> {
   /** True when `step` stores one member per request, named after the operation's token. */
   readonly needsToken?: boolean;
   /**
+   * True when a denial of a cost-1 request holds, with nothing else changing, until
+   * `retryAfterMs` has passed: a denial writes no state, while one is in force no consume can
+   * commit (only a reset or refund can end it early), it reports `remaining: 0`, and
+   * `retryAfterMs`/`resetAfterMs` count down one for one with the clock. The local deny cache
+   * serves only rules whose every algorithm says so.
+   */
+  readonly denialHoldsUntilRetry?: boolean;
+  /**
    * Gives `cost` back. `next` is the state left behind (undefined: nothing to give back),
    * kept `ttlMs` (<= 0: delete it); the outcome is what a request of cost 1 would now get.
    * Without `refund` an algorithm cannot give capacity back and a refund reports a peek.

@@ -2,23 +2,6 @@ import type { Decision } from '../decision.js';
 import { TollgateError } from '../errors.js';
 import type { BoundLimit } from '../stores/store.js';
 
-/**
- * Algorithms whose denial of a cost-1 request holds, with nothing else changing, until
- * `retryAfterMs` has passed: a denial writes no state, and while one is in force no consume
- * can commit, so only a reset can end it early. Their denial of cost 1 reports
- * `remaining: 0`, and `retryAfterMs`/`resetAfterMs` count down one for one with the clock.
- * Add an algorithm here only when all of that holds for it.
- */
-const DENIAL_HOLDS_UNTIL_RETRY: ReadonlySet<string> = new Set([
-  'gcra',
-  'token-bucket',
-  'fixed-window',
-  'sliding-window-log',
-  'sliding-window-counter',
-  'leaky-bucket',
-  'warm-up',
-]);
-
 export interface DenyCacheOptions {
   /** Most identities held (the oldest entry goes first when full). Default 10,000. */
   maxEntries?: number;
@@ -63,7 +46,7 @@ export class DenyCache {
     memoryStore: boolean,
     limits: readonly BoundLimit[],
   ): DenyCache | undefined {
-    if (option === false || !limits.every((limit) => DENIAL_HOLDS_UNTIL_RETRY.has(limit.algorithm.name))) return undefined;
+    if (option === false || !limits.every((limit) => limit.algorithm.denialHoldsUntilRetry === true)) return undefined;
     if (option === undefined && memoryStore) return undefined;
     if (option === undefined || option === true) return new DenyCache({});
     if (typeof option !== 'object' || option === null) {

@@ -5,17 +5,6 @@ import type { RuleSpec } from '../spec.js';
 const COUNT_FIELDS = ['burst', 'capacity', 'limit'];
 /** Spec fields giving a rate: scaled as they are. */
 const RATE_FIELDS = ['qps', 'perSecond', 'perMinute', 'perHour', 'perDay', 'rate', 'refillPerSecond', 'refillAmount'];
-const SCALABLE_ALGORITHMS = new Set([
-  undefined,
-  'gcra',
-  'token-bucket',
-  'fixed-window',
-  'sliding-window-log',
-  'sliding-window-counter',
-  'leaky-bucket',
-  'warm-up',
-  'concurrency',
-]);
 
 /**
  * The part of a rule one instance of `1 / share` enforces on its own: every count and rate
@@ -28,21 +17,14 @@ export function shareOfRule(rule: RuleSpec, share: number): RuleSpec {
   }
   const record = rule as unknown as Record<string, unknown>;
   if (Array.isArray(record.limits)) {
-    return { ...record, limits: record.limits.map((limit, i) => scaleLimit(limit, share, `limits[${i}]`)) } as unknown as RuleSpec;
+    return { ...record, limits: record.limits.map((limit) => scaleLimit(limit, share)) } as unknown as RuleSpec;
   }
-  return scaleLimit(record, share, 'spec') as RuleSpec;
+  return scaleLimit(record, share) as RuleSpec;
 }
 
-function scaleLimit(limit: unknown, share: number, path: string): Record<string, unknown> {
+function scaleLimit(limit: unknown, share: number): Record<string, unknown> {
   if (typeof limit !== 'object' || limit === null) return limit as Record<string, unknown>;
   const spec = limit as Record<string, unknown>;
-  if (!SCALABLE_ALGORITHMS.has(spec.algorithm as string | undefined)) {
-    throw new TollgateError(
-      'ERR_TOLLGATE_INVALID_OPTION',
-      `${path}.algorithm ${describeValue(spec.algorithm)} has no known share; give the fallback a Limiter of your own`,
-      `${path}.algorithm`,
-    );
-  }
   const scaled: Record<string, unknown> = { ...spec };
   for (const field of COUNT_FIELDS) {
     if (typeof spec[field] === 'number') scaled[field] = Math.max(1, Math.floor((spec[field] as number) * share));

@@ -1,13 +1,9 @@
-import { parseDuration } from '../../duration.js';
-import { positiveInteger } from '../fields.js';
+import { LIMIT_PER_WINDOW, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import fixedWindowLua from './fixed-window.lua';
 
-export interface FixedWindowParams {
-  limit: number;
-  windowMs: number;
-}
+export type FixedWindowParams = LimitPerWindow;
 
 export interface FixedWindowState {
   startMs: number;
@@ -21,17 +17,11 @@ export interface FixedWindowState {
 export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState> = {
   name: 'fixed-window',
   lua: fixedWindowLua,
+  denialHoldsUntilRetry: true,
 
-  parse(spec, path) {
-    return {
-      limit: positiveInteger(spec, 'limit', path),
-      windowMs: parseDuration(spec.window, `${path}.window`),
-    };
-  },
+  parse: limitPerWindow,
 
-  luaArgs: (p) => [p.limit, p.windowMs],
-  limit: (p) => p.limit,
-  policy: (p) => ({ quota: p.limit, windowMs: p.windowMs }),
+  ...LIMIT_PER_WINDOW,
 
   step(state, nowMs, { limit, windowMs }, cost) {
     let startMs = nowMs;

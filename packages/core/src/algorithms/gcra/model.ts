@@ -25,6 +25,7 @@ export type GcraState = number;
 export const gcra: Algorithm<GcraParams, GcraState> = {
   name: 'gcra',
   lua: gcraLua,
+  denialHoldsUntilRetry: true,
 
   parse(spec, path) {
     const rate = positiveNumber(spec, 'rate', path);

@@ -19,6 +19,7 @@ export type LeakyBucketState = PolicingState | ShapingState;
 export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
   name: 'leaky-bucket',
   lua: leakyBucketLua,
+  denialHoldsUntilRetry: true,
 
   parse(spec, path) {
     const mode = spec.mode ?? 'policing';

@@ -1,14 +1,10 @@
-import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
-import { positiveInteger } from '../fields.js';
+import { LIMIT_PER_WINDOW, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import slidingWindowCounterLua from './sliding-window-counter.lua';
 
-export interface SlidingWindowCounterParams {
-  limit: number;
-  windowMs: number;
-}
+export type SlidingWindowCounterParams = LimitPerWindow;
 
 /** The counts of the window starting at `startMs` (epoch-aligned) and of the one before it. */
 export interface SlidingWindowCounterState {
@@ -26,19 +22,17 @@ export interface SlidingWindowCounterState {
 export const slidingWindowCounter: Algorithm<SlidingWindowCounterParams, SlidingWindowCounterState> = {
   name: 'sliding-window-counter',
   lua: slidingWindowCounterLua,
+  denialHoldsUntilRetry: true,
 
   parse(spec, path) {
-    const limit = positiveInteger(spec, 'limit', path);
-    const windowMs = parseDuration(spec.window, `${path}.window`);
+    const { limit, windowMs } = limitPerWindow(spec, path);
     if (2 * limit * windowMs > Number.MAX_SAFE_INTEGER) {
       throw invalidSpec(`${path}.limit`, `is too high for a ${windowMs} ms window (limit × window must stay below 2^52)`, limit);
     }
     return { limit, windowMs };
   },
 
-  luaArgs: (p) => [p.limit, p.windowMs],
-  limit: (p) => p.limit,
-  policy: (p) => ({ quota: p.limit, windowMs: p.windowMs }),
+  ...LIMIT_PER_WINDOW,
 
   step(state, nowMs, { limit, windowMs }, cost) {
     const { startMs, prev, curr } = roll(state, nowMs, windowMs);

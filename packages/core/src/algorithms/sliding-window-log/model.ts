@@ -1,13 +1,9 @@
-import { parseDuration } from '../../duration.js';
-import { positiveInteger } from '../fields.js';
+import { LIMIT_PER_WINDOW, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import slidingWindowLogLua from './sliding-window-log.lua';
 
-export interface SlidingWindowLogParams {
-  limit: number;
-  windowMs: number;
-}
+export type SlidingWindowLogParams = LimitPerWindow;
 
 /** One admitted unit: when, and its member name in the Redis sorted set. */
 export type LogEntry = readonly [atMs: number, member: string];
@@ -23,18 +19,12 @@ export type SlidingWindowLogState = readonly LogEntry[];
 export const slidingWindowLog: Algorithm<SlidingWindowLogParams, SlidingWindowLogState> = {
   name: 'sliding-window-log',
   lua: slidingWindowLogLua,
+  denialHoldsUntilRetry: true,
   needsToken: true,
 
-  parse(spec, path) {
-    return {
-      limit: positiveInteger(spec, 'limit', path),
-      windowMs: parseDuration(spec.window, `${path}.window`),
-    };
-  },
+  parse: limitPerWindow,
 
-  luaArgs: (p) => [p.limit, p.windowMs],
-  limit: (p) => p.limit,
-  policy: (p) => ({ quota: p.limit, windowMs: p.windowMs }),
+  ...LIMIT_PER_WINDOW,
 
   step(entries = [], nowMs, { limit, windowMs }, cost, token) {
     const first = firstLive(entries, nowMs - windowMs);

@@ -31,6 +31,7 @@ export interface TokenBucketState {
 export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
   name: 'token-bucket',
   lua: tokenBucketLua,
+  denialHoldsUntilRetry: true,
 
   parse(spec, path) {
     const capacity = positiveInteger(spec, 'capacity', path);

@@ -54,6 +54,7 @@ function storedPermitsToWaitTime(stored: number, take: number, p: WarmUpParams):
 export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
   name: 'warm-up',
   lua: warmUpLua,
+  denialHoldsUntilRetry: true,
 
   parse(spec, path) {
     const rate = positiveNumber(spec, 'rate', path);
