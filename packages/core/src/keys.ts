@@ -4,7 +4,7 @@ import { describeValue, TollgateError } from './errors.js';
 /** Identities longer than this are stored as a digest, so a client cannot make keys huge. */
 export const MAX_IDENTITY_LENGTH = 200;
 const UNSAFE_ALL = /[{}%#]/g;
-const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
+const PREFIX_PATTERN = /^[^{}\s]{1,128}$/;
 
 /**
  * Makes an identity safe inside a Redis hash tag: braces (which would let a client pick
@@ -39,7 +39,7 @@ export function assertPrefix(prefix: unknown): asserts prefix is string {
   if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
     throw new TollgateError(
       'ERR_TOLLGATE_INVALID_OPTION',
-      `prefix must be 1-64 characters without braces or spaces (got ${describeValue(prefix)})`,
+      `prefix must be 1-128 characters without braces or spaces (got ${describeValue(prefix)})`,
       'prefix',
     );
   }
