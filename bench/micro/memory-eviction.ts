@@ -57,7 +57,10 @@ const fullAgain = await flood(maxKeys);
 record(afterTwo, fullAgain);
 console.log(`MemoryStore maxKeys ${maxKeys.toLocaleString('en-US')}, gcra, one unique identity per decision, Node ${process.version}\n`);
 printTable(rows);
-for (const [scenario, rates] of [[afterOne, full], [afterTwo, fullAgain]] as const) {
+for (const [scenario, rates] of [
+  [afterOne, full],
+  [afterTwo, fullAgain],
+] as const) {
   const ratio = (key: 'wall' | 'cpu') => (rates[key] / fill[key]).toFixed(2);
   console.log(`${scenario}: ${ratio('wall')}× the filling rate per second, ${ratio('cpu')}× per CPU second`);
 }

@@ -22,9 +22,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('identities on the %s sto
   };
 
   it('keeps lone surrogates apart from each other and from their escaped spelling', async () => {
-    expect(await firstAdmissions(['\uD800', '\uDBFF', '\uDC00', '\uFFFD', '%D800', 'a\uD800b', 'a\uDBFFb'])).toEqual(
-      Array(7).fill(true),
-    );
+    expect(await firstAdmissions(['\uD800', '\uDBFF', '\uDC00', '\uFFFD', '%D800', 'a\uD800b', 'a\uDBFFb'])).toEqual(Array(7).fill(true));
   });
 
   it('keeps long identities with lone surrogates apart (they are stored as a digest)', async () => {
