@@ -183,8 +183,9 @@ export class MemoryStore implements Store {
     this.sweep(now, SWEEP_WHEN_FULL);
     if (this.entryCount < this.maxKeys) return;
     const victimSpace = space.size > 0 ? space : [...this.spaces.values()].find((s) => s.size > 0);
-    const oldest = victimSpace && this.oldestIdentity(victimSpace);
-    if (oldest !== undefined) this.remove(victimSpace!, oldest);
+    if (victimSpace === undefined) return;
+    const oldest = this.oldestIdentity(victimSpace);
+    if (oldest !== undefined) this.remove(victimSpace, oldest);
   }
 
   /**
