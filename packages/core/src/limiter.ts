@@ -29,7 +29,10 @@ export type StoreErrorPolicy = 'open' | 'closed' | { fallback: Limiter | Fallbac
 export interface LimiterOptions {
   /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
   store?: Store;
-  /** Epoch-millisecond clock passed to the store with every call (tests use a virtual one); also times the breaker and deny cache. */
+  /**
+   * Epoch-millisecond clock (tests use a virtual one): times the breaker and deny cache, and is
+   * passed with every call for the store to decide on. A RedisStore with `time: 'server'` keeps Redis TIME.
+   */
   clock?: Clock;
   /** Start of every storage key; give each rule its own so identities of different rules never collide. Default `tollgate`. */
   prefix?: string;
