@@ -74,9 +74,18 @@ describe('invalid costs and keys reject the call with a coded error', () => {
     await expect(limiter.consume(key as string)).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY', field: 'key' });
   });
 
-  it('a rejected cost consumed nothing', async () => {
-    await limiter.consume('fresh', { cost: 0 }).catch(() => {});
-    expect(await limiter.peek('fresh')).toMatchObject({ remaining: 4 });
+  // Costs a store would happily charge (1.5, '2') if the check let them through: each must leave the key untouched.
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2'])('a rejected cost %s consumed nothing', async (cost) => {
+    const key = `fresh-${String(cost)}`;
+    await limiter.consume(key, { cost: cost as number }).catch(() => {});
+    expect(await limiter.peek(key)).toMatchObject({ remaining: 4, resetAfterMs: 100 });
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2'])('a rejected refund of %s gave nothing back', async (cost) => {
+    const key = `charged-${String(cost)}`;
+    await limiter.consume(key, { cost: 2 });
+    await limiter.refund(key, { cost: cost as number }).catch(() => {});
+    expect(await limiter.peek(key)).toMatchObject({ remaining: 2, resetAfterMs: 300 });
   });
 });
 
