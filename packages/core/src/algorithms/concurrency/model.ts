@@ -1,5 +1,4 @@
-import { parseDuration } from '../../duration.js';
-import { positiveInteger } from '../fields.js';
+import { positiveInteger, span } from '../fields.js';
 import type { Algorithm, StepResult } from '../types.js';
 import concurrencyLua from './concurrency.lua';
 
@@ -44,7 +43,7 @@ export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState> = {
   parse(spec, path) {
     return {
       limit: positiveInteger(spec, 'limit', path),
-      leaseTtlMs: parseDuration(spec.leaseTtl, `${path}.leaseTtl`),
+      leaseTtlMs: span(spec, 'leaseTtl', path),
     };
   },
 

@@ -1,6 +1,5 @@
-import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
-import { positiveNumber } from '../fields.js';
+import { emissionIntervalUs, MAX_SPAN_MS, positiveNumber, span } from '../fields.js';
 import type { Algorithm } from '../types.js';
 import warmUpLua from './warm-up.lua';
 
@@ -58,15 +57,15 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
 
   parse(spec, path) {
     const rate = positiveNumber(spec, 'rate', path);
-    const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
-    const warmupUs = parseDuration(spec.warmup, `${path}.warmup`) * 1000;
+    const stableUs = emissionIntervalUs(rate, span(spec, 'period', path, 1000), path);
+    const warmupUs = span(spec, 'warmup', path) * 1000;
     const coldFactor = spec.coldFactor ?? 3;
     if (typeof coldFactor !== 'number' || !Number.isFinite(coldFactor) || coldFactor < 1) {
       throw invalidSpec(`${path}.coldFactor`, 'must be a finite number >= 1', coldFactor);
     }
-    const stableUs = Math.round((periodMs * 1000) / rate);
-    if (stableUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
     const coldUs = stableUs * coldFactor;
+    if (coldUs > MAX_SPAN_MS * 1000)
+      throw invalidSpec(`${path}.coldFactor`, 'is too high: the cold interval must be at most 50 years', coldFactor);
     const thresholdPermits = (0.5 * warmupUs) / stableUs;
     const maxPermits = thresholdPermits + (2 * warmupUs) / (stableUs + coldUs);
     const slope = (coldUs - stableUs) / (maxPermits - thresholdPermits);
@@ -88,6 +87,12 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
         stored = Math.min(p.maxPermits, stored + (nowUs - nextFreeUs) / p.coolDownUs);
         nextFreeUs = nowUs;
       }
+    }
+    if (cost * p.stableUs > MAX_SPAN_MS * 1000) {
+      // Its wait would outlast any state Tollgate keeps: such a cost can never pass.
+      const resetAfterMs = Math.ceil((nextFreeUs - nowUs) / 1000);
+      const remaining = resetAfterMs > 0 ? 0 : 1;
+      return { allowed: false, remaining, resetAfterMs, retryAfterMs: Infinity, delayMs: 0, next: undefined, ttlMs: 0 };
     }
     if (nextFreeUs > nowUs) {
       const retryAfterMs = Math.ceil((nextFreeUs - nowUs) / 1000);

@@ -1,6 +1,9 @@
 -- Warm-up (Guava SmoothWarmingUp): mirrors algorithms/warm-up/model.ts line for line.
 -- p = { stable_us, threshold_permits, max_permits, slope, cool_down_us };
 -- state: "<stored permits> <next free epoch us>".
+-- MAX_SPAN_MS of algorithms/fields.ts, in microseconds: a cost whose wait is longer never passes.
+local WARM_UP_MAX_WAIT_US = 50 * 365 * 86400000 * 1000
+
 local function warm_up_wait(stored, take, p)
   local stable, threshold, slope = p[1], p[2], p[4]
   local above = stored - threshold
@@ -25,6 +28,12 @@ ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now, token, v)
       stored = math.min(max_permits, stored + (now_us - next_free) / cool)
       next_free = now_us
     end
+  end
+  if cost * stable > WARM_UP_MAX_WAIT_US then
+    local reset = math.ceil((next_free - now_us) / 1000)
+    local remaining = 1
+    if reset > 0 then remaining = 0 end
+    return 0, remaining, reset, INFINITE, 0
   end
   if next_free > now_us then
     local retry = math.ceil((next_free - now_us) / 1000)
