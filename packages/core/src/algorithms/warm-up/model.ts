@@ -22,7 +22,7 @@ export interface WarmUpParams {
 
 export interface WarmUpState {
   storedPermits: number;
-  /** When the next request may pass, in whole epoch microseconds. */
+  /** When the next request may pass, in whole epoch microseconds (Guava's schedule, not rounded to ms). */
   nextFreeUs: number;
 }
 
@@ -84,8 +84,13 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
       stored = state.storedPermits;
       nextFreeUs = state.nextFreeUs;
       if (nowUs > nextFreeUs) {
-        stored = Math.min(p.maxPermits, stored + (nowUs - nextFreeUs) / p.coolDownUs);
-        nextFreeUs = nowUs;
+        // Clocks tick in whole ms: a caller back at the first tick after nextFreeUs (its
+        // retryAfterMs) is on time, so only the time past that tick is idle and stores permits.
+        // Fully cold, it starts afresh from now, exactly as with no state at all.
+        const idleUs = nowUs - Math.ceil(nextFreeUs / 1000) * 1000;
+        stored += idleUs / p.coolDownUs;
+        nextFreeUs = stored >= p.maxPermits ? nowUs : nextFreeUs + idleUs;
+        stored = Math.min(p.maxPermits, stored);
       }
     }
     if (cost * p.stableUs > MAX_SPAN_MS * 1000) {
@@ -100,13 +105,13 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
     }
     const spend = Math.min(cost, stored);
     const waitUs = storedPermitsToWaitTime(stored, spend, p) + Math.floor((cost - spend) * p.stableUs);
-    const next = { storedPermits: stored - spend, nextFreeUs: nowUs + waitUs };
-    const resetAfterMs = Math.ceil(waitUs / 1000);
+    const next = { storedPermits: stored - spend, nextFreeUs: nextFreeUs + waitUs };
+    const resetAfterMs = Math.max(0, Math.ceil((next.nextFreeUs - nowUs) / 1000));
     // Kept until fully cold again (then equal to no state), plus 1 ms against rounding.
     const coolMs = Math.ceil(((p.maxPermits - next.storedPermits) * p.coolDownUs) / 1000);
     return {
       allowed: true,
-      remaining: waitUs > 0 ? 0 : 1,
+      remaining: next.nextFreeUs > nowUs ? 0 : 1,
       resetAfterMs,
       retryAfterMs: 0,
       delayMs: 0,
