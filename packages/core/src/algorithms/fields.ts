@@ -1,5 +1,6 @@
 import { parseDuration } from '../duration.js';
 import { invalidSpec } from '../errors.js';
+import type { Policy } from './types.js';
 
 /**
  * The longest time span any limit may describe (a window, an emission interval × burst, a
@@ -79,5 +80,5 @@ export function limitPerWindow(spec: Readonly<Record<string, unknown>>, path: st
 export const LIMIT_PER_WINDOW = {
   luaArgs: (p: LimitPerWindow): readonly number[] => [p.limit, p.windowMs],
   limit: (p: LimitPerWindow): number => p.limit,
-  policy: (p: LimitPerWindow) => ({ quota: p.limit, windowMs: p.windowMs }),
+  policy: (p: LimitPerWindow): Policy => ({ quota: p.limit, windowMs: p.windowMs }),
 };

@@ -50,7 +50,7 @@ export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState> = {
   luaArgs: (p) => [p.limit, p.leaseTtlMs],
   limit: (p) => p.limit,
   unitsTaken: () => 1,
-  policy: (p) => ({ quota: p.limit, windowMs: p.leaseTtlMs }),
+  policy: (p) => ({ quota: p.limit, windowMs: p.leaseTtlMs, unit: 'concurrent-requests' }),
 
   step(state, nowMs, { limit, leaseTtlMs }, _cost, token): StepResult<ConcurrencyState> {
     const live = liveExpiries(state, nowMs);

@@ -34,7 +34,11 @@ export const gcra: Algorithm<GcraParams, GcraState> = {
 
   luaArgs: (p) => [p.intervalUs, p.burst, p.maxDelayUs],
   limit: (p) => p.burst + Math.floor(p.maxDelayUs / p.intervalUs),
-  policy: (p) => ({ quota: p.burst, windowMs: (p.intervalUs * p.burst) / 1000 }),
+  // Reserve mode advertises what it admits (the burst plus what it may borrow), as `remaining` counts it.
+  policy: (p) => {
+    const quota = gcra.limit(p);
+    return { quota, windowMs: (p.intervalUs * quota) / 1000, refillMs: ((p.burst - 1) * p.intervalUs + p.maxDelayUs) / 1000 };
+  },
 
   step(tat, nowMs, { intervalUs, burst, maxDelayUs }, cost) {
     const nowUs = nowMs * 1000;

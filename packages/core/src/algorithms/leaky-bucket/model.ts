@@ -41,7 +41,8 @@ export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
   limit: (p) => (p.mode === 'policing' ? p.burst : p.capacity),
   policy: (p) => {
     const quota = p.mode === 'policing' ? p.burst : p.capacity;
-    return { quota, windowMs: (quota * p.intervalUs) / 1000 };
+    const refillMs = p.mode === 'policing' ? ((p.burst - 1) * p.intervalUs) / 1000 : p.maxDelayUs / 1000;
+    return { quota, windowMs: (quota * p.intervalUs) / 1000, refillMs };
   },
 
   step(state, nowMs, params, cost) {

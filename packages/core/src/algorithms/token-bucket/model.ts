@@ -68,7 +68,12 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
 
   luaArgs: (p) => [p.capacity, p.refill, p.intervalMs, p.maxDelayMs],
   limit: (p) => Math.floor((p.capacity * p.intervalMs + p.maxDelayMs * p.refill) / p.intervalMs),
-  policy: (p) => ({ quota: p.capacity, windowMs: (p.capacity * p.intervalMs) / p.refill }),
+  // Reserve mode advertises what it admits (the capacity plus what it may borrow), as `remaining` counts it.
+  policy: (p) => {
+    const quota = tokenBucket.limit(p);
+    const refillMs = ((p.capacity - 1) * p.intervalMs + p.maxDelayMs * p.refill) / p.refill;
+    return { quota, windowMs: (quota * p.intervalMs) / p.refill, refillMs };
+  },
 
   step(state, nowMs, { capacity, refill, intervalMs, maxDelayMs }, cost) {
     const full = capacity * intervalMs;

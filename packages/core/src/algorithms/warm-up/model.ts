@@ -74,7 +74,7 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
 
   luaArgs: (p) => [p.stableUs, p.thresholdPermits, p.maxPermits, p.slope, p.coolDownUs],
   limit: () => 1,
-  policy: (p) => ({ quota: 1, windowMs: p.stableUs / 1000 }),
+  policy: (p) => ({ quota: 1, windowMs: p.stableUs / 1000, refillMs: 0 }),
 
   step(state, nowMs, p, cost) {
     const nowUs = nowMs * 1000;
