@@ -62,3 +62,16 @@ describe.each(['redis', 'cluster'])('a coalesced batch with one broken key on %s
     if (refund.source !== 'store') expect(await limiter.peek(GOOD)).toEqual(before);
   });
 });
+
+it('a large coalesced batch (more keys than one Lua unpack takes) is checked and decided', async () => {
+  const { client } = clients.find((c) => c.name === 'redis')!;
+  const now = Date.UTC(2026, 5, 1, 12);
+  const store = new RedisStore({ client, time: 'client', maxBatchSize: 5000 });
+  const limits = [
+    { name: 'a', qps: 10 },
+    { name: 'b', perMinute: 100 },
+  ];
+  const limiter = createLimiter({ limits, store, clock: () => now, prefix: `bf${process.pid}-${counter++}`, ...STORE_SEMANTICS });
+  const decisions = await Promise.all(Array.from({ length: 5000 }, (_, i) => limiter.consume(`user-${i}`)));
+  expect(decisions.every((d) => d.allowed && d.source === 'store')).toBe(true);
+});

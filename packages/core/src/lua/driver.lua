@@ -68,14 +68,17 @@ local function check_types(rules, a)
       k = k + 1
     end
   end
-  if #strings == 0 then return end
-  local values = redis.call('MGET', unpack(strings))
-  local missed = {}
-  for i = 1, #strings do
-    if not values[i] then missed[#missed + 1] = strings[i] end
-  end
-  if #missed > 0 and redis.call('EXISTS', unpack(missed)) > 0 then
-    for _, key in ipairs(missed) do redis.call('GET', key) end
+  -- In chunks: unpack() of a whole large batch would overflow Lua's stack.
+  for from = 1, #strings, 1000 do
+    local to = math.min(#strings, from + 999)
+    local values = redis.call('MGET', unpack(strings, from, to))
+    local missed = {}
+    for i = from, to do
+      if not values[i - from + 1] then missed[#missed + 1] = strings[i] end
+    end
+    if #missed > 0 and redis.call('EXISTS', unpack(missed)) > 0 then
+      for _, key in ipairs(missed) do redis.call('GET', key) end
+    end
   end
 end
 
