@@ -1,4 +1,5 @@
 import { ALGORITHMS } from './algorithms/registry.js';
+import type { AnyAlgorithm } from './algorithms/types.js';
 import type { Duration } from './duration.js';
 import { invalidSpec, TollgateError } from './errors.js';
 import type { BoundLimit } from './stores/store.js';
@@ -115,9 +116,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A spec in its full `{ algorithm, ... }` form, and the shorthand field (if any) that stands for its `rate`. */
+interface Expanded {
+  spec: Record<string, unknown>;
+  rateField: string | undefined;
+}
+
 /** Rewrites a shorthand into the full `{ algorithm, ... }` form. */
-function expandShorthand(spec: Record<string, unknown>, path: string): Record<string, unknown> {
-  if (spec.algorithm !== undefined) return spec;
+function expandShorthand(spec: Record<string, unknown>, path: string): Expanded {
+  if (spec.algorithm !== undefined) return { spec, rateField: undefined };
   const used = SHORTHANDS.filter((field) => spec[field] !== undefined);
   if (used.length === 0) {
     throw invalidSpec(
@@ -129,9 +136,29 @@ function expandShorthand(spec: Record<string, unknown>, path: string): Record<st
   if (used.length > 1) throw invalidSpec(`${path}.${used[1]}`, `cannot be combined with ${used[0]}`, spec[used[1]!]);
   const { qps, perSecond, perMinute, perHour, perDay, ...rest } = spec;
   const field = used[0]!;
-  if (field === 'rate') return { ...rest, algorithm: 'gcra' };
-  if (field === 'qps') return { ...rest, algorithm: 'gcra', rate: qpsOrFail(qps, `${path}.qps`), period: 1000 };
-  return { ...rest, algorithm: 'gcra', rate: qpsOrFail(spec[field], `${path}.${field}`), period: PER_PERIOD[field] };
+  if (field === 'rate') return { spec: { ...rest, algorithm: 'gcra' }, rateField: 'rate' };
+  // qps and perMinute & co. fix the period: a period given alongside would be silently ignored.
+  if (spec.period !== undefined) {
+    throw invalidSpec(
+      `${path}.period`,
+      `cannot be combined with ${field}, which sets the period (use rate with period instead)`,
+      spec.period,
+    );
+  }
+  const period = field === 'qps' ? 1000 : PER_PERIOD[field];
+  return { spec: { ...rest, algorithm: 'gcra', rate: qpsOrFail(spec[field], `${path}.${field}`), period }, rateField: field };
+}
+
+/** Runs an algorithm's parse; an error about `rate` names the shorthand field the user wrote instead. */
+function parseParams(algorithm: AnyAlgorithm, { spec, rateField }: Expanded, path: string): unknown {
+  try {
+    return algorithm.parse(spec, path);
+  } catch (error) {
+    const rateError = `${path}.rate`;
+    if (rateField === undefined || !(error instanceof TollgateError) || error.field !== rateError) throw error;
+    const field = `${path}.${rateField}`;
+    throw new TollgateError(error.code, `${field}${error.message.slice(rateError.length)}`, field);
+  }
 }
 
 function qpsOrFail(value: unknown, field: string): number {
@@ -143,7 +170,8 @@ function qpsOrFail(value: unknown, field: string): number {
 
 function bindLimit(raw: unknown, path: string, defaultName: (algorithm: string) => string): BoundLimit {
   if (!isRecord(raw)) throw invalidSpec(path, 'must be an object describing a limit', raw);
-  const spec = expandShorthand(raw, path);
+  const expanded = expandShorthand(raw, path);
+  const { spec } = expanded;
   const algorithmName = spec.algorithm;
   const algorithm = typeof algorithmName === 'string' ? ALGORITHMS.get(algorithmName) : undefined;
   if (algorithm === undefined) {
@@ -159,7 +187,7 @@ function bindLimit(raw: unknown, path: string, defaultName: (algorithm: string) 
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
     throw invalidSpec(`${path}.name`, 'must be 1-64 characters of A-Z a-z 0-9 _ . -', name);
   }
-  const params = algorithm.parse(spec, path);
+  const params = parseParams(algorithm, expanded, path);
   return { name, algorithm, params, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
 }
 

@@ -23,8 +23,17 @@ export interface StepResult<S> extends Outcome {
 
 /** How a limit is advertised in the `RateLimit-Policy` header: `quota` units per `windowMs`. */
 export interface Policy {
+  /** The most that can pass at once: `Decision.limit`, so `remaining` never exceeds it. */
   quota: number;
   windowMs: number;
+  /** `'concurrent-requests'`: `quota` requests in flight at once, over no time window. Default: requests per `windowMs`. */
+  unit?: 'concurrent-requests';
+  /**
+   * How long the limit takes from one available unit back to full: when `remaining` is 0, one
+   * unit is available again after `resetAfterMs - refillMs`. Absent when a decision does not
+   * tell when the next unit comes back (the sliding windows).
+   */
+  refillMs?: number;
 }
 
 /**

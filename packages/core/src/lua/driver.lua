@@ -53,6 +53,34 @@ local function fetch_states(rule, k, n)
   return states
 end
 
+-- Redis keeps what a script wrote before one of its commands failed. So before anything is
+-- written, a batch of several ops (or a refund or release, which write limit by limit) reads
+-- every key as its algorithm will: a key of another type fails the whole batch with WRONGTYPE
+-- while nothing is written yet, never one op after another op was charged.
+local function check_types(rules, a)
+  local strings, k = {}, 1
+  for _ = 1, tonumber(ARGV[a]) do
+    local algos = rules[tonumber(ARGV[a + 5])].algos
+    a = a + 5
+    for i = 1, #algos do
+      if algos[i].fetch == false then redis.call('ZCARD', KEYS[k]) else strings[#strings + 1] = KEYS[k] end
+      k = k + 1
+    end
+  end
+  -- In chunks: unpack() of a whole large batch would overflow Lua's stack.
+  for from = 1, #strings, 1000 do
+    local to = math.min(#strings, from + 999)
+    local values = redis.call('MGET', unpack(strings, from, to))
+    local missed = {}
+    for i = from, to do
+      if not values[i - from + 1] then missed[#missed + 1] = strings[i] end
+    end
+    if #missed > 0 and redis.call('EXISTS', unpack(missed)) > 0 then
+      for _, key in ipairs(missed) do redis.call('GET', key) end
+    end
+  end
+end
+
 local function write(algo, key, state, ttl)
   if ttl > 0 then (algo.commit or set_state)(key, state, ttl) else redis.call('DEL', key) end
 end
@@ -71,6 +99,8 @@ local function now_ms(now)
 end
 
 local rules, a = read_rules(2)
+local first_kind = ARGV[a + 1]
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then check_types(rules, a) end
 local reply = {}
 local r, k = 0, 1
 for _ = 1, tonumber(ARGV[a]) do

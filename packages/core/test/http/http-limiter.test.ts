@@ -32,7 +32,8 @@ describe('createHttpLimiter', () => {
     expect(header(rejected, 'Retry-After')).toBe('20');
     expect(header(rejected, 'Cache-Control')).toBe('no-store');
     expect(header(rejected, 'RateLimit-Policy')).toBe('"default";q=3;w=60');
-    expect(header(rejected, 'RateLimit')).toBe('"default";r=0;t=60');
+    // Exhausted: the effective window ends when a unit is back, as Retry-After says (-11 §4.1.2, §6).
+    expect(header(rejected, 'RateLimit')).toBe('"default";r=0;t=20');
     expect(header(verdicts[0]!, 'RateLimit')).toBe('"default";r=2;t=20');
     expect(header(verdicts[0]!, 'Retry-After')).toBeUndefined();
   });
