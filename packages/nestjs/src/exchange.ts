@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type HttpRequestInfo, type HttpVerdict, settleWhenDone } from '@tollgate/core';
+import { type Decision, type HttpRequestInfo, type HttpVerdict, settleWhenDone } from '@tollgate/core';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
 export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
@@ -7,6 +7,10 @@ export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
 /** One request as the guard sees it, whatever the transport. */
 export interface RateLimitExchange {
   readonly info: HttpRequestInfo;
+  /** The platform's response object (Express `Response`, Fastify `FastifyReply`), handed to a rule's `handler`. */
+  readonly response?: unknown;
+  /** Makes the decision visible to the handler: over HTTP, `req.rateLimit` (the last rule's when several apply). */
+  record?(decision: Decision): void;
   /** Puts the verdict's headers on the response (or wherever the transport carries them). */
   setHeaders(headers: readonly [string, string][]): void;
   /** Answers a rejected request. The guard throws `RateLimitRejectedException` right after, to stop Nest's pipeline. */
@@ -24,6 +28,11 @@ interface FastifyReplyLike {
 
 // biome-ignore lint/suspicious/noExplicitAny: Express, Fastify and plain Node requests share no type
 type AnyRequest = any;
+
+/** A request the guard or interceptor has checked: `rateLimit` is the decision of the last rule that did not skip it. */
+export interface RateLimitedRequest {
+  rateLimit?: Decision;
+}
 
 const isFastifyReply = (res: unknown): res is FastifyReplyLike =>
   typeof (res as FastifyReplyLike).raw === 'object' && typeof (res as FastifyReplyLike).code === 'function';
@@ -74,6 +83,10 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
   };
   return {
     info: requestInfo(req),
+    response: res,
+    record(decision) {
+      (req as RateLimitedRequest).rateLimit = decision;
+    },
     setHeaders,
     reject(verdict) {
       setHeaders(verdict.headers);
