@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type Decision, type HttpRequestInfo, type HttpVerdict, settleWhenDone } from '@tollgate/core';
+import { type Decision, type HttpRequestInfo, type HttpVerdict, headerText, mergeRateLimitHeaders, settleWhenDone } from '@tollgate/core';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
 export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
@@ -23,6 +23,7 @@ interface FastifyReplyLike {
   raw: ServerResponse;
   code(status: number): unknown;
   header(name: string, value: string): unknown;
+  getHeader(name: string): number | string | string[] | undefined;
   send(body: string): unknown;
 }
 
@@ -76,7 +77,9 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
   const response = (fastify?.raw ?? res) as ServerResponse;
   const setHeaders = (headers: readonly [string, string][]) => {
     if (response.headersSent) return;
-    for (const [name, value] of grouped(headers)) {
+    // Several rules of a route (or an app-level middleware) each add their RateLimit members.
+    const current = (name: string) => headerText(fastify ? fastify.getHeader(name) : response.getHeader(name));
+    for (const [name, value] of mergeRateLimitHeaders([...grouped(headers)], current)) {
       if (fastify) fastify.header(name, value);
       else response.setHeader(name, value);
     }

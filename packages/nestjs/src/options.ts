@@ -1,5 +1,5 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
-import type { HttpRateLimitOptions, HttpRequestChecker, LimiterOptions, RuleSpec } from '@tollgate/core';
+import type { HttpRateLimitOptions, HttpRequestChecker, HttpRuleSpec, LimiterOptions } from '@tollgate/core';
 import type { RejectVerdict } from './exchange.js';
 import type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 
@@ -43,11 +43,12 @@ export type RateLimitRuleOptions = Omit<LimiterOptions, 'store' | 'clock'>;
 
 /**
  * What `@RateLimit()` takes: a rule in any form `createLimiter` accepts (`{ qps: 10, burst: 5 }`,
- * `{ perMinute: 300 }`, `{ algorithm: 'fixed-window', ... }`, `{ limits: [...] }`) plus HTTP and
+ * `{ perMinute: 300 }`, `{ algorithm: 'fixed-window', ... }`, `{ limits: [...] }`, or
+ * express-rate-limit's `{ windowMs, limit }`) plus HTTP and
  * limiter options overriding the module's for this route (`onStoreError`, `timeout`, ...),
  * optionally the rule's own key prefix, and (on a controller) its `budget`.
  */
-export type RateLimitSpec = RuleSpec & RateLimitHttpOptions & RateLimitRuleOptions & { budget?: RateLimitBudget };
+export type RateLimitSpec = HttpRuleSpec & RateLimitHttpOptions & RateLimitRuleOptions & { budget?: RateLimitBudget };
 
 /** One rule, or several checked one after the other (each with its own `skip`/`key`: tiers, per-user plus per-IP...). */
 export type RateLimitRules = RateLimitSpec | readonly RateLimitSpec[];
@@ -60,7 +61,7 @@ export interface RouteRule extends HttpRequestChecker {
 export type RateLimitModuleOptions = RateLimitHttpOptions &
   LimiterOptions & {
     /** Rule for every route the guard runs on that has no `@RateLimit()` of its own. Default: none (such routes are not limited). */
-    defaultRule?: RuleSpec;
+    defaultRule?: HttpRuleSpec;
     /** Default budget of controller rules and of `defaultRule`: `'shared'` (default) or `'per-handler'`. */
     budget?: RateLimitBudget;
   } & RateLimitRuleSetOptions;

@@ -14,6 +14,7 @@ import {
   type RateLimitOptionsFactory,
 } from '../src/index.js';
 import { PLATFORMS, type Platform, startApp } from './helpers/apps.js';
+import { parseRateLimitField } from './helpers/fields.js';
 
 @Controller('shared')
 @RateLimit({ perMinute: 2 })
@@ -251,5 +252,38 @@ describe.each(PLATFORMS)('handler on %s', (platform) => {
     const rejected = await request(server).get('/handled/thrown');
     expect(rejected.status).toBe(418);
     expect(rejected.body).toEqual({ custom: 'exception' });
+  });
+});
+
+@Controller('two-rules')
+class TwoRulesController {
+  @Get()
+  @RateLimit([{ windowMs: 60_000, limit: 100 }, { limits: [{ perSecond: 1 }, { perDay: 1000 }] }])
+  get() {
+    return 'ok';
+  }
+}
+
+describe.each(PLATFORMS)('several rules on one route on %s', (platform) => {
+  it('puts the members of every rule in the RateLimit fields', async () => {
+    app = await startApp(platform, {
+      imports: [RateLimitModule.forRoot({ clock: new VirtualClock().now })],
+      controllers: [TwoRulesController],
+      providers: withGuard,
+    });
+    const passed = await request(app.getHttpServer()).get('/two-rules').expect(200);
+    expect(parseRateLimitField(passed.headers['ratelimit-policy'])).toEqual(
+      new Map([
+        ['default', { q: 100, w: 60 }],
+        ['1s', { q: 1, w: 1 }],
+        ['1d', { q: 1000, w: 86_400 }],
+      ]),
+    );
+    const denied = await request(app.getHttpServer()).get('/two-rules').expect(429);
+    expect([...parseRateLimitField(denied.headers.ratelimit).entries()].map(([name, { r }]) => [name, r])).toEqual([
+      ['default', 98],
+      ['1s', 0],
+      ['1d', 999],
+    ]);
   });
 });
