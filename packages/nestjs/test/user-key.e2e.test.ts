@@ -12,7 +12,7 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { VirtualClock } from '@tollgate/testing';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RateLimit, type RateLimitedRequest, RateLimitGuard, RateLimitInterceptor, RateLimitModule } from '../src/index.js';
+import { createRuleSet, RateLimit, type RateLimitedRequest, RateLimitGuard, RateLimitInterceptor, RateLimitModule } from '../src/index.js';
 import { PLATFORMS, startApp } from './helpers/apps.js';
 
 interface AuthedRequest extends RateLimitedRequest {
@@ -53,6 +53,16 @@ class OrdersController {
   @Get()
   get(@Req() req: AuthedRequest) {
     return { user: req.user?.id, remaining: req.rateLimit?.remaining };
+  }
+}
+
+/** No decorator: limited by the module's rule set, keyed by user. */
+@Controller('feed')
+@UseGuards(AuthGuard)
+class FeedController {
+  @Get()
+  get() {
+    return 'feed';
   }
 }
 
@@ -114,5 +124,17 @@ describe.each(PLATFORMS)('keying by the authenticated user on %s', (platform) =>
     expect((await request(server).get('/me').set(as('carol'))).body).toEqual({ user: 'carol', remaining: 0 });
     // Guard and interceptor on one route: the rule counts once.
     expect((await request(server).get('/orders').set(as('carol'))).body).toEqual({ user: 'carol', remaining: 1 });
+  });
+
+  it("serves a rule set keyed by user through the module's user option", async () => {
+    const clock = new VirtualClock();
+    const rules = createRuleSet({ rules: [{ name: 'per-user', key: 'user', limit: { perMinute: 2 } }] }, { clock: clock.now });
+    app = await startApp(platform, {
+      imports: [RateLimitModule.forRoot({ rules, user: byUser })],
+      controllers: [FeedController],
+      providers: [{ provide: APP_INTERCEPTOR, useClass: RateLimitInterceptor }],
+    });
+    expect(await statuses('/feed', as('alice'), 3)).toEqual([200, 200, 429]);
+    expect(await statuses('/feed', as('bob'), 3)).toEqual([200, 200, 429]);
   });
 });
