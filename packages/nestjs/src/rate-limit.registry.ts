@@ -17,10 +17,14 @@ export interface DecoratedRoute {
   handler: Target;
 }
 
-/** Where a rule covering several handlers gets its budget: its id (prefix part) and owner. */
+/**
+ * Where a rule's budget lives: its id (what follows the module's prefix in the default prefix),
+ * its owner, and for a per-handler budget what follows an explicit `prefix`.
+ */
 interface Scope {
   id: string;
   owner: object;
+  prefixSuffix?: string;
 }
 
 const MAX_PREFIX_LENGTH = 64;
@@ -120,7 +124,8 @@ export class RateLimitRegistry implements OnModuleInit {
     if (handlerRules) return this.buildAll(handlerRules, own, own);
     if (this.reflector.get(SKIP_RATE_LIMIT, classRef)) return [];
     const classRules = this.reflector.get<RateLimitRules | undefined>(RATE_LIMIT_RULE, classRef);
-    if (classRules) return this.buildAll(classRules, { id: className, owner: classRef }, own);
+    const perHandler = { ...own, prefixSuffix: `.${handler.name}` };
+    if (classRules) return this.buildAll(classRules, { id: className, owner: classRef }, perHandler);
     const { defaultRule } = this.options;
     if (defaultRule) {
       const scope = this.budget === 'per-handler' ? { id: `default.${own.id}`, owner: handler } : { id: 'default', owner: this.options };
@@ -134,14 +139,14 @@ export class RateLimitRegistry implements OnModuleInit {
     const list: readonly RateLimitSpec[] = Array.isArray(rules) ? rules : [rules as RateLimitSpec];
     return list.map((rule, i) => {
       const field = Array.isArray(rules) ? `budget[${i}]` : 'budget';
-      const { id, owner } = budgetOf(rule.budget ?? this.budget, field) === 'per-handler' ? perHandler : shared;
-      return this.build(rule, { id: Array.isArray(rules) ? `${id}[${i}]` : id, owner });
+      const scope = budgetOf(rule.budget ?? this.budget, field) === 'per-handler' ? perHandler : shared;
+      return this.build(rule, { ...scope, id: Array.isArray(rules) ? `${scope.id}[${i}]` : scope.id });
     });
   }
 
-  private build(rule: RateLimitSpec, { id, owner }: Scope): RouteRule {
+  private build(rule: RateLimitSpec, { id, owner, prefixSuffix = '' }: Scope): RouteRule {
     const { budget: _budget, handler, ...spec } = rule;
-    const prefix = spec.prefix ?? this.prefixOf(id);
+    const prefix = spec.prefix === undefined ? this.prefixOf(id) : `${spec.prefix}${prefixSuffix}`;
     const existing = this.byPrefix.get(prefix);
     if (existing !== undefined) {
       if (existing.owner === owner) return existing.limiter;

@@ -44,6 +44,20 @@ class PerHandlerBudgetController {
   }
 }
 
+@Controller('per-handler-prefixed')
+@RateLimit({ perMinute: 1, budget: 'per-handler', prefix: 'articles' })
+class PrefixedPerHandlerController {
+  @Get('a')
+  a() {
+    return 'a';
+  }
+
+  @Get('b')
+  b() {
+    return 'b';
+  }
+}
+
 @Controller('plain')
 class PlainController {
   @Get('a')
@@ -101,6 +115,17 @@ describe.each(PLATFORMS)('budgets on %s', (platform) => {
     });
     expect([...(await statuses('/shared/a', 3)), ...(await statuses('/shared/b', 3))]).toEqual([200, 200, 429, 200, 200, 429]);
     expect([...(await statuses('/plain/a', 2)), ...(await statuses('/plain/b', 2))]).toEqual([200, 429, 200, 429]);
+  });
+
+  it('gives each handler its own budget under an explicit prefix (as <prefix>.<handler>)', async () => {
+    app = await startApp(platform, {
+      imports: [RateLimitModule.forRoot({ clock: new VirtualClock().now })],
+      controllers: [PrefixedPerHandlerController],
+      providers: withGuard,
+    });
+    expect([...(await statuses('/per-handler-prefixed/a', 2)), ...(await statuses('/per-handler-prefixed/b', 2))]).toEqual([
+      200, 429, 200, 429,
+    ]);
   });
 
   it('refuses a budget that is neither shared nor per-handler, naming the field', async () => {
