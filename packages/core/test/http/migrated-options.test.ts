@@ -77,7 +77,12 @@ describe('option names of other rate limiters', () => {
 
 describe('message and handler', () => {
   it('awaits an async message function', async () => {
-    const http = createHttpLimiter({ perMinute: 1, message: async (_req, decision) => ({ wait: decision.retryAfterMs }) });
+    const clock = new VirtualClock();
+    const http = createHttpLimiter({
+      perMinute: 1,
+      clock: clock.now,
+      message: async (_req, decision) => ({ wait: decision.retryAfterMs }),
+    });
     await http.check(request);
     const rejected = await http.check(request);
     expect(rejected).toMatchObject({ action: 'reject', contentType: 'application/json; charset=utf-8', body: '{"wait":60000}' });
