@@ -24,14 +24,25 @@ export type {
   HttpBehaviourOptions,
   HttpLimiter,
   HttpRateLimitOptions,
+  HttpRejection,
   HttpRequestChecker,
   HttpRequestInfo,
   HttpRuleSetLimiter,
   HttpRuleSetOptions,
+  HttpRuleSpec,
   HttpVerdict,
   ResponseType,
+  WindowMsRule,
 } from './http/index.js';
-export { createHttpLimiter, holdUnlessClosed, ipIdentity, normaliseIp, settleWhenDone } from './http/index.js';
+export {
+  createHttpLimiter,
+  headerText,
+  holdUnlessClosed,
+  ipIdentity,
+  mergeRateLimitHeaders,
+  normaliseIp,
+  settleWhenDone,
+} from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { ConsumeOptions, CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
 export { createLimiter } from './limiter.js';
