@@ -58,11 +58,7 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     // '' usually comes from the client (an empty `x-api-key:` header): limit it by its address, never answer 500.
     if (custom === undefined || custom === '') return ipKey(address);
     if (typeof custom !== 'string') {
-      throw new TollgateError(
-        'ERR_TOLLGATE_INVALID_KEY',
-        `key() must return a string or undefined (got ${describeValue(custom)})`,
-        'key',
-      );
+      throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a string or undefined (got ${describeValue(custom)})`, 'key');
     }
     return `key:${custom}`;
   }

@@ -20,7 +20,13 @@ describe('releasing when the store fails', () => {
   it('a lease whose release the store fails resolves, reports the error, and the slot comes back with leaseTtl', async () => {
     const store = new ControlledStore();
     const errors: StoreErrorEvent[] = [];
-    const uploads = createConcurrencyLimiter({ limit: 1, leaseTtl: '2m', store, breaker: false, events: { storeError: (e) => errors.push(e) } });
+    const uploads = createConcurrencyLimiter({
+      limit: 1,
+      leaseTtl: '2m',
+      store,
+      breaker: false,
+      events: { storeError: (e) => errors.push(e) },
+    });
 
     const decision = await uploads.acquire('user-1');
     expect(decision.lease).toBeDefined();
