@@ -11,8 +11,8 @@ export interface ConcurrencyLimiter {
   readonly limits: readonly BoundLimit[];
   /** Takes a slot for `key` if one is free (`decision.lease`); when none is, `retryAfterMs` is when the oldest lease expires. */
   acquire(key: string): Promise<Decision>;
-  /** Frees the lease's slot. Releasing twice, or after the lease expired, frees nothing more. */
-  release(lease: Lease): Promise<void>;
+  /** Frees the lease's slot. Releasing twice, or after the lease expired, frees nothing more; `undefined` (no lease taken) frees nothing. */
+  release(lease: Lease | undefined): Promise<void>;
   /** The decision an `acquire` would get now; takes nothing. */
   peek(key: string): Promise<Decision>;
   /** Frees every slot of `key`. */

@@ -74,8 +74,11 @@ export interface Limiter {
    * limit takes one slot (whatever the cost), returned as `decision.lease`. Never rejects because of the store.
    */
   consume(key: string, options?: ConsumeOptions): Promise<Decision>;
-  /** Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more. */
-  release(lease: Lease): Promise<void>;
+  /**
+   * Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more;
+   * releasing `undefined` (a decision the failure policy answered holds no lease) does nothing.
+   */
+  release(lease: Lease | undefined): Promise<void>;
   /** The decision a request of cost 1 would get now; changes nothing. */
   peek(key: string): Promise<Decision>;
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
@@ -217,6 +220,8 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     },
     consume: (key, consumeOptions) => runWithCost('consume', key, consumeOptions),
     async release(lease) {
+      // A decision the failure policy (or a fallback) answered took no slot here: nothing to give back.
+      if (lease === undefined) return;
       if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
         throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
       }

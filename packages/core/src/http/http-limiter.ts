@@ -59,13 +59,10 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
 
   async function identify(info: HttpRequestInfo, address: string | undefined): Promise<string> {
     const custom = key === undefined ? undefined : await key(info.raw, info);
-    if (custom === undefined) return ipKey(address);
-    if (typeof custom !== 'string' || custom === '') {
-      throw new TollgateError(
-        'ERR_TOLLGATE_INVALID_KEY',
-        `key() must return a non-empty string or undefined (got ${describeValue(custom)})`,
-        'key',
-      );
+    // '' usually comes from the client (an empty `x-api-key:` header): limit it by its address, never answer 500.
+    if (custom === undefined || custom === '') return ipKey(address);
+    if (typeof custom !== 'string') {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a string or undefined (got ${describeValue(custom)})`, 'key');
     }
     return `key:${custom}`;
   }

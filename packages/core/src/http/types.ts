@@ -25,7 +25,7 @@ export type ResponseType = 'text' | 'json' | 'problem+json';
 export interface HttpBehaviourOptions {
   /**
    * Identity of a request. Default: client IP (IPv6 grouped by `ipv6Subnet`, IPv4-mapped IPv6 normalised).
-   * Return undefined to fall back to the IP.
+   * Return undefined, or '' (an empty header), to fall back to the IP.
    */
   // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
   key?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;

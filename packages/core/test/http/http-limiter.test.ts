@@ -177,8 +177,17 @@ describe('createHttpLimiter', () => {
     expect((await http.check(withKey('203.0.113.9', '203.0.113.1'))).action).toBe('pass');
     expect((await http.check(request('203.0.113.1'))).action).toBe('pass');
     expect((await http.check(request('203.0.113.1'))).action).toBe('reject');
-    const bad = createHttpLimiter({ perMinute: 1, key: () => '' });
+    const bad = createHttpLimiter({ perMinute: 1, key: () => 42 as unknown as string });
     await expect(bad.check(request('203.0.113.1'))).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY', field: 'key' });
+  });
+
+  it("treats an empty key (an empty `x-api-key:` header) as no key: the client's IP is limited", async () => {
+    const http = createHttpLimiter({ perMinute: 1, key: (_req, info) => info.headers['x-api-key'] as string | undefined });
+    const emptyKey = request('203.0.113.1', { headers: { 'x-api-key': '' } });
+    expect((await http.check(emptyKey)).action).toBe('pass');
+    expect((await http.check(request('203.0.113.1'))).action).toBe('reject');
+    expect((await http.check(emptyKey)).action).toBe('reject');
+    expect((await http.check(request('203.0.113.2', { headers: { 'x-api-key': '' } }))).action).toBe('pass');
   });
 
   it('gives every rule its own keys, even identical rules on one store', async () => {
