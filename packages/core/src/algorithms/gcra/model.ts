@@ -39,6 +39,7 @@ export const gcra: Algorithm<GcraParams, GcraState> = {
   luaArgs: (p) => [p.intervalUs, p.burst, p.maxDelayUs],
   limit: (p) => p.burst + Math.floor(p.maxDelayUs / p.intervalUs),
   policy: (p) => ({ quota: p.burst, windowMs: (p.intervalUs * p.burst) / 1000 }),
+  reserving: (p, maxDelayMs) => ({ ...p, maxDelayUs: maxDelayMs * 1000 }),
 
   step(tat, nowMs, { intervalUs, burst, maxDelayUs }, cost) {
     const nowUs = nowMs * 1000;

@@ -52,6 +52,7 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
   luaArgs: (p) => [p.capacity, p.refill, p.intervalMs, p.maxDelayMs],
   limit: (p) => Math.floor((p.capacity * p.intervalMs + p.maxDelayMs * p.refill) / p.intervalMs),
   policy: (p) => ({ quota: p.capacity, windowMs: (p.capacity * p.intervalMs) / p.refill }),
+  reserving: (p, maxDelayMs) => ({ ...p, maxDelayMs }),
 
   step(state, nowMs, { capacity, refill, intervalMs, maxDelayMs }, cost) {
     const full = capacity * intervalMs;
