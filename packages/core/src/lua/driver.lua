@@ -28,9 +28,8 @@ local function read_rules(a)
       a = a + 1 + algo.n
     end
     rules[r] = { algos = algos, params = params, fetch = fetch }
-    a = a + 1
   end
-  return rules, a
+  return rules, a + 1
 end
 
 -- The stored strings of the op's keys KEYS[k .. k + n - 1], in one call. Sorted-set keys read as
