@@ -32,7 +32,10 @@ export function createThrottle(store: Store, prefix: string, config: ThrottleCon
   const tenantLimiter = (tenant: string): Limiter => {
     const rate = config.tenantPerSecond[tenant] ?? config.defaultTenantPerSecond;
     let found = byRate.get(rate);
-    if (found === undefined) byRate.set(rate, (found = limiter(rate, `tenant-${rate}`)));
+    if (found === undefined) {
+      found = limiter(rate, `tenant-${rate}`);
+      byRate.set(rate, found);
+    }
     return found;
   };
   return async (tenant) => {
