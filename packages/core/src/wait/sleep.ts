@@ -1,3 +1,5 @@
+import { LONGEST_WAIT_MS } from './wait-options.js';
+
 /** Why a sleep ended early on purpose: a slot may have freed up (a lease released in this process). */
 export interface Waker {
   /** Resolves the sleep now instead of at its end. */
@@ -20,10 +22,14 @@ export function sleep(ms: number, signal: AbortSignal | undefined, onWaker?: (wa
       done();
       reject(signal!.reason);
     };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
+    // Beyond LONGEST_WAIT_MS a timer would fire at once: such a sleep ends there (the caller asks again).
+    const timer = setTimeout(
+      () => {
+        done();
+        resolve();
+      },
+      Math.min(ms, LONGEST_WAIT_MS),
+    );
     signal?.addEventListener('abort', aborted, { once: true });
     onWaker?.({
       wake: () => {

@@ -73,7 +73,7 @@ export function createWaiter(hooks: WaitHooks): Waiter {
       if (decision.allowed) return hold(key, decision, options);
       // The store found no slot within the budget; only a policy answer (store down) is worth waiting out.
       if (decision.source === 'store' || decision.source === 'cache' || !(decision.retryAfterMs <= budgetMs)) {
-        throw waitTimeout(key, `the next slot is ${decision.retryAfterMs} ms beyond it`);
+        throw waitTimeout(key, `no slot for cost ${options.cost} within ${budgetMs} ms`);
       }
       await sleep(decision.retryAfterMs, options.signal);
     }
@@ -85,12 +85,13 @@ export function createWaiter(hooks: WaitHooks): Waiter {
       if (decision.allowed) return hold(key, decision, options);
       const budgetMs = deadlineMs - hooks.now();
       let pauseMs = decision.retryAfterMs;
+      if (pauseMs === Number.POSITIVE_INFINITY) throw waitTimeout(key, `cost ${options.cost} can never pass`);
       if (holdsLeases) {
         // A lease may be released any moment: ask again soon, until the budget is spent.
         if (budgetMs <= 0) throw waitTimeout(key, 'no slot was released in time');
         pauseMs = Math.min(pauseMs, LEASE_POLL_MS, budgetMs);
-      } else if (!(pauseMs <= budgetMs)) {
-        throw waitTimeout(key, `the next try is ${pauseMs} ms away, ${Math.max(0, budgetMs)} ms are left`);
+      } else if (pauseMs > budgetMs) {
+        throw waitTimeout(key, `the next try is ${pauseMs} ms away`);
       }
       await sleep(pauseMs, options.signal, (waker) => (waker ? wakers.set(key, waker) : wakers.delete(key)));
     }

@@ -79,6 +79,14 @@ describe.each(['memory', 'redis', 'cluster'] as const)('limiter.wait on the %s s
     expect(await waitAll(driven, 1)).toEqual([50]);
   });
 
+  it('a cost the window can never admit is rejected at once, however long the caller would wait', async () => {
+    const driven = setup({ algorithm: 'fixed-window', limit: 2, window: '1s' });
+    await expect(driven.limiter.wait('job', { cost: 3 })).rejects.toMatchObject({
+      code: 'ERR_TOLLGATE_WAIT_TIMEOUT',
+      message: expect.stringContaining('cost 3 can never pass'),
+    });
+  });
+
   it('maxWait 0 never waits', async () => {
     const driven = setup({ qps: 20, burst: 1 });
     expect(await waitAll(driven, 2, { maxWait: 0 })).toEqual([0, 'ERR_TOLLGATE_WAIT_TIMEOUT']);
