@@ -1,4 +1,4 @@
-import { waitTimeout } from './wait-options.js';
+import { LONGEST_WAIT_MS, waitTimeout } from './wait-options.js';
 
 interface Queued {
   admit(): void;
@@ -41,7 +41,8 @@ export class KeyTurns {
       };
       const waitMs = deadlineMs - now();
       const timer =
-        waitMs === Number.POSITIVE_INFINITY
+        // A deadline beyond what a timer can hold (24.8 days) is as good as none.
+        waitMs >= LONGEST_WAIT_MS
           ? undefined
           : setTimeout(
               () => {
