@@ -220,17 +220,8 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     now,
     consume: (key, cost, checked) => consume(key, cost, checked),
     refund: (key, cost) => run('refund', key, cost),
-    release: (lease) => release(lease),
+    release: (lease) => run('release', lease.key, 1, lease.id).then(() => undefined),
   });
-
-  async function release(lease: Lease): Promise<void> {
-    if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
-      throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
-    }
-    if (!holdsLeases) return;
-    await run('release', lease.key, 1, lease.id);
-    waiter.released(lease.key);
-  }
 
   return {
     rule,
@@ -239,7 +230,13 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
       return breaker?.state ?? 'closed';
     },
     consume: (key, consumeOptions) => runWithCost('consume', key, consumeOptions),
-    release,
+    async release(lease) {
+      if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
+        throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
+      }
+      if (holdsLeases) await run('release', lease.key, 1, lease.id);
+      waiter.released(lease.key);
+    },
     peek: (key) => run('peek', key, 1),
     reset: (key) => run('reset', key, 1),
     refund: (key, refundOptions) => runWithCost('refund', key, refundOptions),
