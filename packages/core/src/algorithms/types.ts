@@ -71,6 +71,12 @@ export interface Algorithm<P, S> {
   /** True when `step` stores one member per request, named after the operation's token. */
   readonly needsToken?: boolean;
   /**
+   * `limiter.wait`: these params in reserve mode, where an admitted request may be given a
+   * `delayMs` of up to `maxDelayMs` (its slot, taken atomically). Absent, or returning
+   * undefined, when the algorithm cannot hand out future slots: a waiter then retries.
+   */
+  reserving?(params: P, maxDelayMs: number): P | undefined;
+  /**
    * True when a denial of a cost-1 request holds, with nothing else changing, until
    * `retryAfterMs` has passed: a denial writes no state, while one is in force no consume can
    * commit (only a reset or refund can end it early), it reports `remaining: 0`, and

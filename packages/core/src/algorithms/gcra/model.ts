@@ -39,6 +39,7 @@ export const gcra: Algorithm<GcraParams, GcraState> = {
     const quota = gcra.limit(p);
     return { quota, windowMs: (p.intervalUs * quota) / 1000, refillMs: ((p.burst - 1) * p.intervalUs + p.maxDelayUs) / 1000 };
   },
+  reserving: (p, maxDelayMs) => ({ ...p, maxDelayUs: maxDelayMs * 1000 }),
 
   step(tat, nowMs, { intervalUs, burst, maxDelayUs }, cost) {
     const nowUs = nowMs * 1000;

@@ -45,6 +45,12 @@ export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
     return { quota, windowMs: (quota * p.intervalUs) / 1000, refillMs };
   },
 
+  /** Shaping hands out departure slots; the policing meter has no future slot to give. */
+  reserving: (p, maxDelayMs) =>
+    p.mode === 'shaping'
+      ? { ...p, maxDelayUs: maxDelayMs * 1000, capacity: Math.floor((maxDelayMs * 1000) / p.intervalUs) + 1 }
+      : undefined,
+
   step(state, nowMs, params, cost) {
     return params.mode === 'policing'
       ? policingStep(state as PolicingState | undefined, nowMs, params, cost)

@@ -74,6 +74,7 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
     const refillMs = ((p.capacity - 1) * p.intervalMs + p.maxDelayMs * p.refill) / p.refill;
     return { quota, windowMs: (quota * p.intervalMs) / p.refill, refillMs };
   },
+  reserving: (p, maxDelayMs) => ({ ...p, maxDelayMs }),
 
   step(state, nowMs, { capacity, refill, intervalMs, maxDelayMs }, cost) {
     const full = capacity * intervalMs;
