@@ -1,5 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CodeBlock, markdownFiles, typeScriptBlocks } from '../src/markdown-blocks.js';
@@ -14,11 +14,17 @@ const blocks = markdownFiles(root).flatMap((file) => typeScriptBlocks(root, file
 const fileOf = (block: CodeBlock) => join(outDir, `${block.file.replace(/[^A-Za-z0-9]+/g, '_')}_L${block.line}.ts`);
 let diagnostics: Map<string, Diagnostic[]>;
 
+/** A relative import in a snippet means a file beside the Markdown file, as a reader of it sees. */
+function fromMarkdownFolder(block: CodeBlock): string {
+  const folder = dirname(join(root, block.file));
+  return block.code.replace(/(from\s+['"])(\.\.?\/[^'"]+)/g, (_match, from: string, path: string) => from + resolve(folder, path));
+}
+
 beforeAll(() => {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   // `export {}` makes every snippet a module of its own, so their top-level names never meet.
-  for (const block of blocks) writeFileSync(fileOf(block), `${block.code}\nexport {};\n`);
+  for (const block of blocks) writeFileSync(fileOf(block), `${fromMarkdownFolder(block)}\nexport {};\n`);
   diagnostics = typeCheck(blocks.map(fileOf), [context]);
 }, 120_000);
 
