@@ -43,7 +43,11 @@ async function onEveryServer(servers: RedisProcess[], command: (redis: Redis) =>
 
 const evalCalls = (redis: Redis) => redis.info('commandstats').then((stats) => Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1] ?? 0));
 const scriptCalls = (redis: Redis) =>
-  redis.info('commandstats').then((stats) => ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0));
+  redis
+    .info('commandstats')
+    .then((stats) =>
+      ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0),
+    );
 
 /** How many of `requests` concurrent consumes on each of `keys` were admitted, per key. */
 async function admittedPerKey(limiter: Limiter, keys: string[], requests: number): Promise<number[]> {
@@ -53,7 +57,16 @@ async function admittedPerKey(limiter: Limiter, keys: string[], requests: number
 }
 
 function burstLimiter(store: RedisStore, overrides: object = {}): Limiter {
-  return createLimiter({ algorithm: 'gcra', rate: 1, period: '1h', burst: 20, store, prefix: `clients${process.pid}-${counter++}`, ...STORE_SEMANTICS, ...overrides });
+  return createLimiter({
+    algorithm: 'gcra',
+    rate: 1,
+    period: '1h',
+    burst: 20,
+    store,
+    prefix: `clients${process.pid}-${counter++}`,
+    ...STORE_SEMANTICS,
+    ...overrides,
+  });
 }
 
 const KEYS = ['alice', 'bob', 'carol', 'dave', 'erin'];
@@ -112,7 +125,9 @@ describe.each(CLIENT_KINDS)('RedisStore with %s', (kind) => {
 
 describe('RedisStore options', () => {
   it.each([{}, null, { sendCommand: 1 }, 'redis://localhost'])('refuses %j as a client, naming the field', (client) => {
-    expect(() => new RedisStore({ client: client as object })).toThrow(expect.objectContaining({ code: 'ERR_TOLLGATE_INVALID_OPTION', field: 'client' }));
+    expect(() => new RedisStore({ client: client as object })).toThrow(
+      expect.objectContaining({ code: 'ERR_TOLLGATE_INVALID_OPTION', field: 'client' }),
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import calculateSlot from 'cluster-key-slot';
 import type { Outcome } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
 import { storageKey } from '../keys.js';
+import { uniqueToken } from '../token.js';
 import { scriptTransport } from './redis/clients.js';
 import { isMigrating, type ScriptTransport } from './redis/transport.js';
 import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './store.js';
@@ -142,8 +143,14 @@ export class RedisStore implements Store {
       );
       for (const keyspace of operation.keyspaces) keys.push(storageKey(keyspace, operation.identity));
     }
-    this.transport.run(keys, [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs], slot).then(
-      (reply) => settle(batch, reply as number[]),
+    // Comes back in front of the reply: a reply without it is another call's.
+    const callId = uniqueToken();
+    this.transport.run(keys, [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId], slot).then(
+      (reply) => {
+        const values = reply as unknown[];
+        if (values[0] === callId) settle(batch, values as number[]);
+        else failBatch(batch, new Error(`the client answered with the reply of another call (${String(values[0])})`));
+      },
       (error: unknown) => {
         // Redis ran none of it: several operations are retried one by one, a lone one a little later.
         if (isMigrating(error)) {
@@ -156,16 +163,17 @@ export class RedisStore implements Store {
             return;
           }
         }
-        const wrapped = new TollgateError(
-          'ERR_TOLLGATE_STORE',
-          `Redis script call failed: ${(error as Error)?.message ?? error}`,
-          undefined,
-          { cause: error },
-        );
-        for (const pending of batch) pending.reject(wrapped);
+        failBatch(batch, error);
       },
     );
   }
+}
+
+function failBatch(batch: Pending[], error: unknown): void {
+  const wrapped = new TollgateError('ERR_TOLLGATE_STORE', `Redis script call failed: ${(error as Error)?.message ?? error}`, undefined, {
+    cause: error,
+  });
+  for (const pending of batch) pending.reject(wrapped);
 }
 
 /**
@@ -185,9 +193,9 @@ function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf:
   return { count: indexOf.size, args, indexOf };
 }
 
-/** Splits the flat script reply back into one result per operation, in order. */
+/** Splits the flat script reply (after the call id) back into one result per operation, in order. */
 function settle(batch: Pending[], reply: number[]): void {
-  let at = 0;
+  let at = 1;
   for (const pending of batch) {
     const committed = reply[at++] === 1;
     const outcomes: Outcome[] = [];

@@ -1,6 +1,6 @@
-import { Cluster as IoredisCluster, Redis as Ioredis } from 'ioredis';
-import { Cluster as Ioredis6Cluster, Redis as Ioredis6 } from 'ioredis6';
-import { Cluster as ValkeyCluster, Redis as Valkey } from 'iovalkey';
+import { Redis as Ioredis, Cluster as IoredisCluster } from 'ioredis';
+import { Redis as Ioredis6, Cluster as Ioredis6Cluster } from 'ioredis6';
+import { Redis as Valkey, Cluster as ValkeyCluster } from 'iovalkey';
 import { createClient, createCluster } from 'redis';
 import { createClient as createClient4, createCluster as createCluster4 } from 'redis4';
 
@@ -12,7 +12,8 @@ export type ClientKind = (typeof CLIENT_KINDS)[number];
 export const SUITE_CLIENT: ClientKind = clientKind(process.env.TOLLGATE_REDIS_CLIENT ?? 'ioredis');
 
 export function clientKind(name: string): ClientKind {
-  if (!(CLIENT_KINDS as readonly string[]).includes(name)) throw new Error(`unknown Redis client ${name}: one of ${CLIENT_KINDS.join(', ')}`);
+  if (!(CLIENT_KINDS as readonly string[]).includes(name))
+    throw new Error(`unknown Redis client ${name}: one of ${CLIENT_KINDS.join(', ')}`);
   return name as ClientKind;
 }
 
