@@ -1,5 +1,5 @@
 import { TOLLGATE_SCRIPT } from '../../lua/script.js';
-import { errorMessage, evalOnce, SCRIPT_SHA, type ScriptTransport, UnansweredCallError } from './transport.js';
+import { errorMessage, SCRIPT_SHA, ScriptCalls, type ScriptTransport, UnansweredCallError } from './transport.js';
 
 /** The parts of an ioredis (5, 6) or iovalkey `Redis` connection this store uses. */
 interface Connection {
@@ -41,13 +41,14 @@ export function ioredisTransport(client: object): ScriptTransport {
 
 class IoredisTransport implements ScriptTransport {
   readonly isCluster = false;
+  private readonly calls = new ScriptCalls();
 
   constructor(private readonly connection: Connection) {
     forbidResend(connection);
   }
 
   run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    return evalOnce((command, first) => this.connection.call(command, first, keys.length, ...keys, ...args));
+    return this.calls.run('redis', (command, first) => this.connection.call(command, first, keys.length, ...keys, ...args));
   }
 
   domainOf(): string {
@@ -62,6 +63,7 @@ class IoredisTransport implements ScriptTransport {
  */
 class IoredisClusterTransport implements ScriptTransport {
   readonly isCluster = true;
+  private readonly calls = new ScriptCalls();
   private ready: Promise<void> | undefined;
 
   constructor(private readonly cluster: ClusterClient) {}
@@ -72,13 +74,13 @@ class IoredisClusterTransport implements ScriptTransport {
     let asking = false;
     for (let redirections = 0; ; redirections++) {
       const node = address === undefined ? undefined : this.node(address);
-      if (!node) {
+      if (address === undefined || !node) {
         this.cluster.refreshSlotsCache();
         throw new Error(`no connection to ${address ?? 'a node'} serving slot ${slot}`);
       }
       forbidResend(node);
       try {
-        return await evalOnce((command, first) => {
+        return await this.calls.run(address, (command, first) => {
           // ASKING holds for the next command of this connection; both are written in order.
           if (asking) node.call('asking').catch(() => {});
           return node.call(command, first, keys.length, ...keys, ...args);

@@ -1,4 +1,4 @@
-import { evalOnce, type ScriptTransport } from './transport.js';
+import { ScriptCalls, type ScriptTransport } from './transport.js';
 
 /**
  * The parts of a node-redis (4, 5) client this store uses. node-redis rejects the commands a
@@ -12,8 +12,20 @@ interface NodeRedisClient {
 /** The parts of a node-redis (4, 5) cluster this store uses; it follows MOVED and ASK (with ASKING) itself. */
 interface NodeRedisCluster {
   sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
-  getSlotMaster(slot: number): { host: string; port: number } | undefined;
+  getSlotMaster(slot: number): Address | undefined;
+  readonly masters?: readonly Address[];
+  on?(event: 'node-error', listener: (error: unknown, node: Address) => void): unknown;
+  /** node-redis 5: the slot map, which can be read again from the cluster. */
+  readonly _slots?: { rediscover?(startWith: { options: object }): Promise<void> };
 }
+
+interface Address {
+  host: string;
+  port: number;
+}
+
+/** Least time between two slot-map reads triggered by lost nodes. */
+const REDISCOVER_EVERY_MS = 250;
 
 export function isNodeRedisClient(client: Record<string, unknown>): boolean {
   return typeof client.sendCommand === 'function' && ('isOpen' in client || isNodeRedisCluster(client));
@@ -31,11 +43,12 @@ export function nodeRedisTransport(client: object): ScriptTransport {
 
 class NodeRedisTransport implements ScriptTransport {
   readonly isCluster = false;
+  private readonly calls = new ScriptCalls();
 
   constructor(private readonly client: NodeRedisClient) {}
 
   run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    return evalOnce((command, first) => this.client.sendCommand([command, first, String(keys.length), ...keys, ...args]));
+    return this.calls.run('redis', (command, first) => this.client.sendCommand([command, first, String(keys.length), ...keys, ...args]));
   }
 
   domainOf(): string {
@@ -45,11 +58,29 @@ class NodeRedisTransport implements ScriptTransport {
 
 class NodeRedisClusterTransport implements ScriptTransport {
   readonly isCluster = true;
+  private readonly calls = new ScriptCalls();
+  private lastRediscoveryAt = 0;
 
-  constructor(private readonly cluster: NodeRedisCluster) {}
+  constructor(private readonly cluster: NodeRedisCluster) {
+    // node-redis reads the slot map again on MOVED only: after a failover the failed master's
+    // slots would stay on its dead connection. Its connection errors trigger a read here.
+    cluster.on?.('node-error', (_error, failed) => this.rediscover(failed));
+  }
 
-  run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    return evalOnce((command, first) => this.cluster.sendCommand(keys[0], false, [command, first, String(keys.length), ...keys, ...args]));
+  private rediscover(failed: Address): void {
+    const rediscover = this.cluster._slots?.rediscover;
+    const now = Date.now();
+    if (typeof rediscover !== 'function' || now - this.lastRediscoveryAt < REDISCOVER_EVERY_MS) return;
+    this.lastRediscoveryAt = now;
+    const healthy = this.cluster.masters?.find(({ host, port }) => host !== failed?.host || port !== failed?.port);
+    const startWith = healthy ?? failed;
+    rediscover.call(this.cluster._slots, { options: { socket: { host: startWith.host, port: startWith.port } } }).catch(() => {});
+  }
+
+  run(keys: readonly string[], args: readonly string[], slot: number): Promise<unknown> {
+    return this.calls.run(this.domainOf(slot), (command, first) =>
+      this.cluster.sendCommand(keys[0], false, [command, first, String(keys.length), ...keys, ...args]),
+    );
   }
 
   domainOf(slot: number): string {

@@ -32,13 +32,31 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** EVALSHA, then EVAL (which also loads the script) only when Redis answered NOSCRIPT. */
-export async function evalOnce(send: (command: 'evalsha' | 'eval', first: string) => Promise<unknown>): Promise<unknown> {
-  try {
-    return await send('evalsha', SCRIPT_SHA);
-  } catch (error) {
-    if (!isNoScript(error)) throw error;
-    return send('eval', TOLLGATE_SCRIPT);
+type Send = (command: 'evalsha' | 'eval', first: string) => Promise<unknown>;
+
+/**
+ * EVAL the first time on a connection (which loads the script there), EVALSHA after; EVAL again
+ * only when Redis answered NOSCRIPT (a restart or SCRIPT FLUSH), which means nothing ran.
+ */
+export class ScriptCalls {
+  /** Connections (named by the transport) the script was sent to in full. */
+  private readonly sentTo = new Set<string>();
+
+  async run(connection: string, send: Send): Promise<unknown> {
+    if (!this.sentTo.has(connection)) {
+      // Marked at once: later calls on this connection are behind this one and find the script.
+      this.sentTo.add(connection);
+      return send('eval', TOLLGATE_SCRIPT).catch((error: unknown) => {
+        this.sentTo.delete(connection);
+        throw error;
+      });
+    }
+    try {
+      return await send('evalsha', SCRIPT_SHA);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      return send('eval', TOLLGATE_SCRIPT);
+    }
   }
 }
 
