@@ -30,8 +30,8 @@ async function migrateSlot(cluster: RedisClusterProcess, slot: number, pauseMs: 
     }),
   );
   try {
-    const ranges = (await nodes[0]!.redis.cluster('SLOTS')) as [number, number, [string, number, string]][];
-    const ownerId = ranges.find(([from, to]) => slot >= from && slot <= to)![2][2];
+    const ranges = await nodes[0]!.redis.cluster('SLOTS');
+    const ownerId = ranges.find(([from, to]) => slot >= from && slot <= to)![2]![2];
     const source = nodes.find((node) => node.id === ownerId)!;
     const target = nodes.find((node) => node.id !== ownerId)!;
     await target.redis.cluster('SETSLOT', slot, 'IMPORTING', source.id);
