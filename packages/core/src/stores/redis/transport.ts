@@ -22,10 +22,13 @@ export function isNoScript(error: unknown): boolean {
   return errorMessage(error).startsWith('NOSCRIPT');
 }
 
-/** The cluster answered that the keys' slot is moving and the call was not run. */
+/**
+ * The cluster answered that the keys' slot is moving or has moved, so the call did not run:
+ * TRYAGAIN, ASK, or MOVED still there once the client gave up following redirections (node-redis
+ * 4 races its ASKING against other commands on the connection).
+ */
 export function isMigrating(error: unknown): boolean {
-  const message = errorMessage(error);
-  return message.startsWith('TRYAGAIN') || message.startsWith('ASK ') || /Last error: (TRYAGAIN|ASK)/.test(message);
+  return /^(TRYAGAIN|ASK |MOVED )/.test(errorMessage(error));
 }
 
 export function errorMessage(error: unknown): string {
