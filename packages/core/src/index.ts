@@ -62,6 +62,6 @@ export type {
 export { bindRule } from './spec.js';
 export type { MemoryStoreOptions } from './stores/memory-store.js';
 export { MemoryStore } from './stores/memory-store.js';
-export type { RedisStoreOptions } from './stores/redis-store.js';
+export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
