@@ -41,17 +41,17 @@ interface Pending {
 
 const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
 const VALUES_PER_LIMIT = 5;
-/** A single operation meeting TRYAGAIN (its keys are split by a slot migration) is tried again this often. */
+/** A lone operation meeting TRYAGAIN (its keys split by a slot migration) or MOVED is tried again this often. */
 const MIGRATION_RETRIES = 20;
 const MIGRATION_RETRY_MS = 25;
 
 /**
  * The distributed store. Operations issued in the same turn of the event loop (for HTTP:
  * every request whose callback ran in that I/O phase) are coalesced into one
- * EVALSHA per hash slot (EVAL only after NOSCRIPT). The script runs them in order and each
+ * EVALSHA per hash slot (EVAL first on a connection and after NOSCRIPT). The script runs them in order and each
  * one stays atomic. A call is sent at most once: one whose connection was lost unanswered
  * fails (the limiter's failure policy answers) and is never re-sent, because Redis may have
- * run it. A batch meeting a slot migration (TRYAGAIN, ASK) is split into one call per operation.
+ * run it. A batch meeting a slot migration (TRYAGAIN, ASK, MOVED) is split into one call per operation.
  */
 export class RedisStore implements Store {
   private readonly transport: ScriptTransport;
@@ -147,9 +147,8 @@ export class RedisStore implements Store {
     const callId = uniqueToken();
     this.transport.run(keys, [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId], slot).then(
       (reply) => {
-        const values = reply as unknown[];
-        if (values[0] === callId) settle(batch, values as number[]);
-        else failBatch(batch, new Error(`the client answered with the reply of another call (${String(values[0])})`));
+        if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as number[]);
+        else failBatch(batch, new Error('the client answered with the reply of another call'));
       },
       (error: unknown) => {
         // Redis ran none of it: several operations are retried one by one, a lone one a little later.
