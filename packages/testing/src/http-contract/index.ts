@@ -5,6 +5,10 @@ import { plainCases, rateLimitCases } from './rate-limit-cases.js';
 import { ruleSetCases, ruleSetOptionCases } from './rule-set-cases.js';
 import type { ContractLimiter, HttpAdapter } from './types.js';
 
+/** `[name, framework]` rows, so describe titles show the bare name. */
+const named = <Framework extends { name: string }>(frameworks: Framework[]) =>
+  frameworks.map((framework) => [framework.name, framework] as const);
+
 /**
  * The HTTP behaviour every adapter shares, written once: counting and headers, bodies, client
  * addresses, store failures, concurrency leases, refunds, shaping and rule files. An adapter's
@@ -13,13 +17,13 @@ import type { ContractLimiter, HttpAdapter } from './types.js';
  */
 export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, Store>(adapter: HttpAdapter<Limit, Store>): void {
   describeOnBackends(adapter.kit.RedisStore, (backend) => {
-    describe.each(adapter.frameworks)('$name', (framework) => {
+    describe.each(named(adapter.frameworks))('%s', (_name, framework) => {
       rateLimitCases(adapter, framework, backend);
       inFlightCases(adapter, framework, backend);
       describe('with a rule file', () => ruleSetCases(adapter, framework, backend));
     });
   });
-  describe.each(adapter.frameworks)('$name', (framework) => plainCases(adapter, framework));
+  describe.each(named(adapter.frameworks))('%s', (_name, framework) => plainCases(adapter, framework));
   ruleSetOptionCases(adapter);
 }
 

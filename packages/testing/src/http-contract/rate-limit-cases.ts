@@ -211,6 +211,22 @@ export function plainCases<Limit extends { limiter: ContractLimiter }, Store>(
     });
   });
 
+  describe('a handler option', () => {
+    // Both names of the count: express-rate-limit's `max` and its newer `limit`.
+    it.each(['limit', 'max'])(
+      'answers a rejection through an async handler, with the headers set and the decision on the request (%s)',
+      async (count) => {
+        const limit = rateLimit({ windowMs: 60_000, [count]: 1, clock: new VirtualClock().now, handler: adapter.tooManyHandler });
+        const app = serve({ routes: [{ path: '/', limits: [limit], handler: okText }] });
+        await request(app).get('/').expect(200);
+        const denied = await request(app).get('/').expect(429);
+        expect(denied.body).toEqual({ tooMany: true, retryAfterMs: 60_000 });
+        expect(denied.headers['retry-after']).toBe('60');
+        expect(structured(denied.headers.ratelimit)).toEqual([['default', { r: 0, t: 60 }]]);
+      },
+    );
+  });
+
   describe('two limiters on one request', () => {
     const names = (value: string | undefined) => structured(value).map(([name, params]) => [name, params.r]);
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import request from 'supertest';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { httpRulesYaml, RuleFile } from '../rule-file.js';
+import { RuleFile } from '../rule-file.js';
 import type { BackendContext } from './backends.js';
 import { structured } from './structured.js';
 import {
@@ -149,14 +149,7 @@ export function ruleSetCases<Limit extends { limiter: ContractLimiter }, Store>(
   it('applies an edited rule file to the next request, and keeps the rules when an edit is broken', async () => {
     const server = app();
     await request(server).get('/health').expect(200);
-    const reloaded = new Promise((resolve) => rules.on('reload', resolve));
-    await file.write(
-      httpRulesYaml(file.prefix).replace(
-        'rules:\n',
-        'rules:\n  - name: health\n    match: { path: /health }\n    limit: { perMinute: 1 }\n',
-      ),
-    );
-    await reloaded;
+    await file.limitHealth(rules);
     await request(server).get('/health').expect(200);
     await request(server).get('/health').expect(429);
 

@@ -90,6 +90,11 @@ export interface HttpAdapter<Limit extends { limiter: ContractLimiter }, Store> 
   /** The adapter's `rateLimit`, as it is: the contract calls it with `ContractOptions`. */
   rateLimit(options: never): Limit;
   frameworks: ContractFramework<Limit>[];
+  /**
+   * A `handler` option that, after an await, answers the rejection's status with the JSON
+   * `{ tooMany: true, retryAfterMs }`, read from the decision the adapter left on the request.
+   */
+  tooManyHandler: unknown;
 }
 
 /** The adapter's `rateLimit`, typed for the options the contract writes. */
