@@ -1,7 +1,8 @@
 import type { RequestListener } from 'node:http';
-import type { ContractApp, ContractHandler } from '@tollgate/testing';
-import type express5 from 'express';
+import type { ContractApp, ContractFramework, ContractHandler } from '@tollgate/testing';
 import type { RequestHandler } from 'express';
+import express5 from 'express';
+import express4 from 'express4';
 import type { RateLimitMiddleware } from '../src/index.js';
 
 /** Express 4 and 5 share this shape: the contract's apps build on either. */
@@ -17,7 +18,7 @@ function handle(handler: ContractHandler): RequestHandler {
 }
 
 /** Builds a contract app on Express: `trust proxy` for loopback proxies, app-level limiters, then the routes. */
-export function serveExpress(express: ExpressFactory, spec: ContractApp<RateLimitMiddleware>): RequestListener {
+function serveExpress(express: ExpressFactory, spec: ContractApp<RateLimitMiddleware>): RequestListener {
   const app = express();
   if (spec.trustProxy) app.set('trust proxy', 'loopback');
   for (const limit of spec.use ?? []) app.use(limit);
@@ -27,3 +28,9 @@ export function serveExpress(express: ExpressFactory, spec: ContractApp<RateLimi
   }
   return app;
 }
+
+/** Both majors the package supports, for the contract suite. */
+export const EXPRESS_VERSIONS: ContractFramework<RateLimitMiddleware>[] = [
+  { name: 'Express 4', serve: (app) => serveExpress(express4, app) },
+  { name: 'Express 5', serve: (app) => serveExpress(express5, app) },
+];

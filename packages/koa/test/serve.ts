@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import type { ContractApp, ContractHandler } from '@tollgate/testing';
-import type Koa from 'koa';
-import type { Middleware } from 'koa';
+import type { ContractApp, ContractFramework, ContractHandler } from '@tollgate/testing';
+import Koa, { type Middleware } from 'koa';
+import Koa2 from 'koa2';
 import type { RateLimitMiddleware } from '../src/index.js';
 
 /** Koa 2 and 3 share this shape: the contract's apps build on either. */
@@ -16,7 +16,7 @@ function handle(handler: ContractHandler): Middleware {
 }
 
 /** Builds a contract app on Koa: `app.proxy` for a trusted proxy, app-level limiters, then the routes on @koa/router. */
-export function serveKoa(KoaApp: KoaClass, spec: ContractApp<RateLimitMiddleware>) {
+function serveKoa(KoaApp: KoaClass, spec: ContractApp<RateLimitMiddleware>) {
   const app = new KoaApp({ proxy: spec.trustProxy ?? false });
   for (const limit of spec.use ?? []) app.use(limit);
   const router = new Router();
@@ -27,3 +27,9 @@ export function serveKoa(KoaApp: KoaClass, spec: ContractApp<RateLimitMiddleware
   app.use(router.routes() as Middleware);
   return app.callback();
 }
+
+/** Both majors the package supports, for the contract suite. */
+export const KOA_VERSIONS: ContractFramework<RateLimitMiddleware>[] = [
+  { name: 'Koa 2', serve: (app) => serveKoa(Koa2, app) },
+  { name: 'Koa 3', serve: (app) => serveKoa(Koa, app) },
+];
