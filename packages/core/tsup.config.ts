@@ -1,12 +1,8 @@
 import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.js';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
+  ...packageBuild,
   // The Lua scripts are inlined into the bundle as strings.
   loader: { '.lua': 'text' },
 });

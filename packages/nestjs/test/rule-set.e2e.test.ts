@@ -1,7 +1,7 @@
 import { Controller, Get, type INestApplication, Post } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { createRuleSet, type RuleSet, TollgateError } from '@tollgate/core';
-import { httpRulesYaml, RuleFile, VirtualClock } from '@tollgate/testing';
+import { RuleFile, VirtualClock } from '@tollgate/testing';
 import { parseList } from 'structured-headers';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -154,14 +154,7 @@ describe.each(PLATFORMS.flatMap((platform) => STORE_KINDS.map((kind) => [platfor
     it('applies an edited rule file to the next request, and keeps the rules when an edit is broken', async () => {
       const server = app.getHttpServer();
       await request(server).get('/health').expect(200);
-      const reloaded = new Promise((resolve) => rules.on('reload', resolve));
-      await file.write(
-        httpRulesYaml(file.prefix).replace(
-          'rules:\n',
-          'rules:\n  - name: health\n    match: { path: /health }\n    limit: { perMinute: 1 }\n',
-        ),
-      );
-      await reloaded;
+      await file.limitHealth(rules);
       await request(server).get('/health').expect(200);
       await request(server).get('/health').expect(429);
       const refused = new Promise<TollgateError>((resolve) => rules.on('error', resolve));

@@ -1,3 +1,21 @@
+export { describeBuiltPackage } from './built-package.js';
+export { describeExampleApp } from './example-app.js';
+export type { BackendContext } from './http-contract/index.js';
+export { describeHttpAdapter, describeOnBackends, structured } from './http-contract/index.js';
+export type {
+  ContractApp,
+  ContractDecision,
+  ContractFramework,
+  ContractHandler,
+  ContractLimiter,
+  ContractOptions,
+  ContractReply,
+  ContractRequest,
+  ContractRoute,
+  ContractRuleSet,
+  CoreKit,
+  HttpAdapter,
+} from './http-contract/types.js';
 export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';

@@ -61,6 +61,21 @@ export class RuleFile {
     return writeFile(this.path, text);
   }
 
+  /**
+   * Rewrites the shared rule file (`httpRulesYaml`) with a first rule allowing `/health` once a
+   * minute, and resolves once `rules` has reloaded it.
+   */
+  async limitHealth(rules: { on(event: 'reload', listener: (event: unknown) => void): unknown }): Promise<void> {
+    const reloaded = new Promise((resolve) => rules.on('reload', resolve));
+    await this.write(
+      httpRulesYaml(this.prefix).replace(
+        'rules:\n',
+        'rules:\n  - name: health\n    match: { path: /health }\n    limit: { perMinute: 1 }\n',
+      ),
+    );
+    await reloaded;
+  }
+
   remove(): Promise<void> {
     return rm(this.dir, { recursive: true, force: true });
   }

@@ -17,7 +17,7 @@ afterAll(() => close?.());
 
 let prefixCounter = 0;
 
-describe.each(['memory', 'redis', 'cluster'] as const)('concurrency seed traces on the %s store', (name) => {
+describe.each(['memory', 'redis', 'cluster'] as const)('concurrency reference traces on the %s store', (name) => {
   function setup(limit: number, leaseTtl: Duration) {
     let now = Date.UTC(2026, 5, 1, 12);
     const { store } = backends.find((b) => b.name === name)!;
@@ -37,7 +37,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('concurrency seed traces 
     };
   }
 
-  it('3 slots, 10 s leases (seed 004, Stripe): never a 4th in flight; release and expiry give slots back', async () => {
+  it('3 slots, 10 s leases (Stripe concurrent requests limiter): never a 4th in flight; release and expiry give slots back', async () => {
     const { limiter, advance } = setup(3, '10s');
     const first = await limiter.acquire('user-1');
     expect(first).toMatchObject({ allowed: true, limit: 3, remaining: 2, resetAfterMs: 10_000 });

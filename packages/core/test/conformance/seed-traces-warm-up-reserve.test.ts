@@ -12,7 +12,7 @@ afterAll(() => close?.());
 
 let prefixCounter = 0;
 
-describe.each(['memory', 'redis', 'cluster'] as const)('warm-up and reserve-mode seed traces on the %s store', (name) => {
+describe.each(['memory', 'redis', 'cluster'] as const)('warm-up and reserve-mode reference traces on the %s store', (name) => {
   function setup(rule: RuleSpec) {
     let now = Date.UTC(2026, 5, 1, 12);
     const { store } = backends.find((b) => b.name === name)!;
@@ -48,7 +48,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('warm-up and reserve-mode
     return gaps.slice(1);
   }
 
-  it('warm-up 2/s over 3 s (seed 004, Guava SmoothWarmingUp): starts slow, reaches 500 ms spacing', async () => {
+  it('warm-up 2/s over 3 s (Guava SmoothWarmingUp): starts slow, reaches 500 ms spacing', async () => {
     const warm = setup({ algorithm: 'warm-up', rate: 2, warmup: '3s' });
     // Stable interval 500 ms, cold 1500 ms; threshold 3 permits, 6 when cold. Spending the
     // stored permits 6→5, 5→4, 4→3 costs the trapezoid areas 1333⅓, 1000, 666⅔ ms (together
@@ -98,7 +98,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('warm-up and reserve-mode
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, delayMs: 300 });
   });
 
-  it('token-bucket reserve mode (seed 004, SmoothBursty): a cost beyond the tokens borrows and waits', async () => {
+  it('token-bucket reserve mode (Guava SmoothBursty): a cost beyond the tokens borrows and waits', async () => {
     const { limiter, advance } = setup({ algorithm: 'token-bucket', capacity: 2, refillPerSecond: 2, mode: 'reserve', maxDelay: '2s' });
     // 2 tokens in the bucket, 3 borrowed at 2 per second: due in 1.5 s.
     expect(await limiter.consume('user-1', { cost: 5 })).toMatchObject({ allowed: true, delayMs: 1500, remaining: 1, limit: 6 });

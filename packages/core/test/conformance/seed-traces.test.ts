@@ -32,8 +32,8 @@ function setup(name: StoreUnderTest['name'], rule: RuleSpec) {
 
 const allowedFlags = (decisions: Decision[]) => decisions.map((d) => d.allowed);
 
-describe.each(['memory', 'redis', 'cluster'] as const)('seed traces on the %s store', (name) => {
-  it('gcra 10/s burst 5 (seed 004): exactly 5 simultaneous requests pass, the 6th is denied', async () => {
+describe.each(['memory', 'redis', 'cluster'] as const)('reference traces on the %s store', (name) => {
+  it('gcra 10/s burst 5 (future-state GCRA): exactly 5 simultaneous requests pass, the 6th is denied', async () => {
     const { burst, limiter, advance } = setup(name, { algorithm: 'gcra', rate: 10, period: '1s', burst: 5 });
     const decisions = await burst(6);
     expect(allowedFlags(decisions)).toEqual([true, true, true, true, true, false]);
@@ -57,7 +57,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('seed traces on the %s st
     expect(await limiter.consume('user-1', { cost: 5 })).toMatchObject({ allowed: true, remaining: 0 });
   });
 
-  it('token bucket capacity 20, 5/s (seeds 001/002): bursts to capacity, then refills one token per 200 ms', async () => {
+  it('token bucket capacity 20, 5/s (Stripe request rate limiter): bursts to capacity, then refills one token per 200 ms', async () => {
     const { burst, advance, limiter } = setup(name, { algorithm: 'token-bucket', capacity: 20, refillPerSecond: 5 });
     const decisions = await burst(21);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(20);
@@ -73,7 +73,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('seed traces on the %s st
     expect(await limiter.consume('user-1', { cost: 21 })).toMatchObject({ allowed: false, retryAfterMs: Infinity });
   });
 
-  it('fixed window 3 per second (seeds 001/004): the counter resets a window after the first request', async () => {
+  it('fixed window 3 per second (Redis INCR + EXPIRE): the counter resets a window after the first request', async () => {
     const { burst, advance, limiter } = setup(name, { algorithm: 'fixed-window', limit: 3, window: '1s' });
     advance(0);
     const decisions = await burst(4);

@@ -12,8 +12,8 @@ afterAll(() => close?.());
 
 const storeNamed = (name: StoreUnderTest['name']) => backends.find((b) => b.name === name)!.store;
 
-describe.each(['memory', 'redis', 'cluster'] as const)('sliding window, leaky bucket seed traces on the %s store', (name) => {
-  it('sliding-window-log 3/s (seeds 003/004): exact over any 1 s span, denied requests are not recorded', async () => {
+describe.each(['memory', 'redis', 'cluster'] as const)('sliding window, leaky bucket reference traces on the %s store', (name) => {
+  it('sliding-window-log 3/s (sorted-set log): exact over any 1 s span, denied requests are not recorded', async () => {
     const { limiter, advance } = virtualLimiter(storeNamed(name), { algorithm: 'sliding-window-log', limit: 3, window: '1s' });
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, remaining: 2, resetAfterMs: 1000, limit: 3 });
     advance(300);
@@ -43,7 +43,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('sliding window, leaky bu
     expect(await limiter.consume('user-1', { cost: 2 })).toMatchObject({ allowed: true, remaining: 0 });
   });
 
-  it('sliding-window-counter 10/s (seeds 001/004): the previous window weighs by the part still covered', async () => {
+  it('sliding-window-counter 10/s (Cloudflare sliding-window counter): the previous window weighs by the part still covered', async () => {
     const { limiter, advance, burst } = virtualLimiter(storeNamed(name), { algorithm: 'sliding-window-counter', limit: 10, window: '1s' });
     const decisions = await burst(11);
     expect(decisions.map((d) => d.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0]);
@@ -74,7 +74,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('sliding window, leaky bu
     expect((await limiter.consume('user-1')).allowed).toBe(true);
   });
 
-  it('leaky-bucket policing 2/s, burst 3 (seed 004): the level drains at the rate, a full bucket denies', async () => {
+  it('leaky-bucket policing 2/s, burst 3 (nginx limit_req with nodelay): the level drains at the rate, a full bucket denies', async () => {
     const { limiter, advance, burst } = virtualLimiter(storeNamed(name), { algorithm: 'leaky-bucket', rate: 2, burst: 3 });
     const decisions = await burst(4);
     expect(allowedFlags(decisions)).toEqual([true, true, true, false]);
@@ -88,7 +88,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('sliding window, leaky bu
     expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 2, resetAfterMs: 500 });
   });
 
-  it('leaky-bucket shaping 10/s (seed 001, nginx burst without nodelay): 10 simultaneous requests leave 100 ms apart', async () => {
+  it('leaky-bucket shaping 10/s (nginx limit_req burst without nodelay): 10 simultaneous requests leave 100 ms apart', async () => {
     const { limiter, advance } = virtualLimiter(storeNamed(name), { algorithm: 'leaky-bucket', mode: 'shaping', rate: 10, maxDelay: '1s' });
     const decisions = await Promise.all(Array.from({ length: 12 }, () => limiter.consume('user-1')));
     expect(allowedFlags(decisions)).toEqual([...Array<boolean>(11).fill(true), false]);

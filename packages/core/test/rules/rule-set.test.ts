@@ -10,7 +10,7 @@ const request = (overrides: Partial<RuleRequest> = {}): RuleRequest => ({
   ...overrides,
 });
 
-/** Seed 004's nginx example: a VIP API key gets 100 r/s, everyone else 10 r/s per IP. */
+/** Tiers by API key, as nginx does with `map` + `limit_req`: a VIP key gets 100 r/s, everyone else 10 r/s per IP. */
 const NGINX_EXAMPLE = {
   rules: [
     {

@@ -31,7 +31,7 @@ function latestExpiry(leases: ReadonlyMap<string, number>): number {
 }
 
 /**
- * Concurrency (seed 004, Stripe's concurrent-requests limiter): a semaphore of `limit`
+ * Concurrency (Stripe's concurrent requests limiter, from "Scaling your API with rate limiters"): a semaphore of `limit`
  * slots per identity. Each admitted request holds one slot, a lease named by the operation's
  * token, until it is released or `leaseTtl` passes (so a crashed holder cannot leak slots).
  * A request takes one slot whatever its cost.

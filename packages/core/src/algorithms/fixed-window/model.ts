@@ -11,7 +11,7 @@ export interface FixedWindowState {
 }
 
 /**
- * Fixed window (seeds 001/004): a counter that starts with an identity's first request
+ * Fixed window (the INCR + EXPIRE rate-limiter pattern of the Redis INCR docs): a counter that starts with an identity's first request
  * and expires a window later. Up to 2 × limit can pass around a window boundary.
  */
 export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState> = {

@@ -15,7 +15,7 @@ export interface GcraParams {
 export type GcraState = number;
 
 /**
- * GCRA, "future state" variant (seed 004): the TAT a request would leave behind is
+ * GCRA (ITU-T I.371's virtual scheduling), "future state" variant as redis-cell and throttled use it: the TAT a request would leave behind is
  * checked before it is admitted, so exactly `burst` simultaneous requests pass. In reserve
  * mode a request beyond the burst is admitted with `delayMs` (the wait until its emission
  * time) when that wait is at most `maxDelay`.

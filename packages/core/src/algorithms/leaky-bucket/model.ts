@@ -10,7 +10,7 @@ export type LeakyBucketParams = PolicingParams | ShapingParams;
 export type LeakyBucketState = PolicingState | ShapingState;
 
 /**
- * Leaky bucket (seeds 001/004), in two modes: `policing` meters the water level, which
+ * Leaky bucket (the algorithm behind nginx's limit_req), in two modes: `policing` meters the water level, which
  * drains at `rate`, and denies what would overflow `burst`; `shaping` admits a request
  * with the `delayMs` that makes requests leave at exactly `rate`, while that wait stays
  * within `maxDelay`, and denies beyond it.

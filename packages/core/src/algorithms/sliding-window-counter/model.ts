@@ -14,7 +14,7 @@ export interface SlidingWindowCounterState {
 }
 
 /**
- * Sliding window counter (seeds 001/004, Cloudflare's approach): the previous window's
+ * Sliding window counter (Cloudflare's, from "How we built rate limiting capable of scaling to millions of domains"): the previous window's
  * count, weighted by how much of it the sliding window still covers, plus the current
  * count. Compared scaled by the window, `prev × (window − elapsed) + curr × window`
  * against `limit × window`, so both stores compute in exact integers.

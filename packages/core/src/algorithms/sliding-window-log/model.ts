@@ -16,7 +16,7 @@ export type SlidingWindowLogState = readonly LogEntry[];
 const MAX_LOG_LIMIT = 100_000;
 
 /**
- * Sliding window log (seeds 003/004): one entry per admitted unit; a request passes when
+ * Sliding window log (the Redis sorted-set log): one entry per admitted unit; a request passes when
  * the entries of the last `window` plus its cost stay within `limit`. Exact, and the
  * state never holds more than `limit` entries; denied requests are not recorded.
  */

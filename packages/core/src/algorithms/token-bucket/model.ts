@@ -39,8 +39,8 @@ function checkedRefill(p: TokenBucketParams, refillField: string, capacityField:
 }
 
 /**
- * Token bucket (seeds 001/002/004): holds up to `capacity` tokens, refilled continuously.
- * In reserve mode (SmoothBursty) the bucket may go into debt by up to `maxDelay` of refill:
+ * Token bucket (as in Stripe's request rate limiter): holds up to `capacity` tokens, refilled continuously.
+ * In reserve mode (Guava's SmoothBursty) the bucket may go into debt by up to `maxDelay` of refill:
  * a request short of tokens is admitted with `delayMs`, the time until its tokens are due.
  */
 export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {

@@ -44,7 +44,7 @@ function storedPermitsToWaitTime(stored: number, take: number, p: WarmUpParams):
 }
 
 /**
- * Warm-up (seed 004, Guava SmoothWarmingUp), non-blocking: a request passes when the next
+ * Warm-up (Guava's RateLimiter SmoothWarmingUp), non-blocking: a request passes when the next
  * permit is free now, and pays for its permits by pushing the next free time forward. An
  * idle limiter stores permits up to `maxPermits`; stored permits above the threshold are
  * expensive (up to `coldFactor` × the stable interval), so after idleness the rate ramps

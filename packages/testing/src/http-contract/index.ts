@@ -1,0 +1,32 @@
+import { describe } from 'vitest';
+import { describeOnBackends } from './backends.js';
+import { inFlightCases } from './in-flight-cases.js';
+import { plainCases, rateLimitCases } from './rate-limit-cases.js';
+import { ruleSetCases, ruleSetOptionCases } from './rule-set-cases.js';
+import type { ContractLimiter, HttpAdapter } from './types.js';
+
+/** `[name, framework]` rows, so describe titles show the bare name. */
+const named = <Framework extends { name: string }>(frameworks: Framework[]) =>
+  frameworks.map((framework) => [framework.name, framework] as const);
+
+/**
+ * The HTTP behaviour every adapter shares, written once: counting and headers, bodies, client
+ * addresses, store failures, concurrency leases, refunds, shaping and rule files. An adapter's
+ * test hands in its `rateLimit`, a `serve` per framework version and the core classes; cases
+ * that only one framework has stay beside the adapter.
+ */
+export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, Store>(adapter: HttpAdapter<Limit, Store>): void {
+  describeOnBackends(adapter.kit.RedisStore, (backend) => {
+    describe.each(named(adapter.frameworks))('%s', (_name, framework) => {
+      rateLimitCases(adapter, framework, backend);
+      inFlightCases(adapter, framework, backend);
+      describe('with a rule file', () => ruleSetCases(adapter, framework, backend));
+    });
+  });
+  describe.each(named(adapter.frameworks))('%s', (_name, framework) => plainCases(adapter, framework));
+  ruleSetOptionCases(adapter);
+}
+
+export type { BackendContext } from './backends.js';
+export { describeOnBackends } from './backends.js';
+export { structured } from './structured.js';
