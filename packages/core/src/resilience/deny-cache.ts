@@ -18,7 +18,8 @@ interface Entry {
 }
 
 /**
- * The local level of two-level limiting (seed 003): once the store has denied an identity
+ * The local level of two-level limiting (a local check in front of the shared store, as Envoy
+ * puts its local rate limit before the global one): once the store has denied an identity
  * until T, this instance answers that identity itself until T.
  */
 export class DenyCache {
