@@ -65,3 +65,16 @@ export function keyspacesFor(prefix: string, suffixes: readonly string[]): Keysp
 export function storageKey(keyspace: Keyspace, identity: string): string {
   return keyspace.head + identity + keyspace.tail;
 }
+
+/**
+ * The one keyspace holding the states of several limits of a rule, read and written together:
+ * `<prefix>:{<identity>}:<limit>:<algorithm>+<limit>:<algorithm>…` (limit names never hold '+').
+ * A single keyspace is its own packed keyspace, so a one-limit rule keeps its key.
+ */
+export function packedKeyspace(keyspaces: readonly Keyspace[]): Keyspace {
+  if (keyspaces.length === 1) return keyspaces[0]!;
+  const suffixes = keyspaces.map((keyspace) => keyspace.tail.slice('}:'.length));
+  const tail = `}:${suffixes.join('+')}`;
+  const { head } = keyspaces[0]!;
+  return { head, tail, id: head + tail };
+}

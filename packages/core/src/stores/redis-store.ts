@@ -2,8 +2,8 @@ import calculateSlot from 'cluster-key-slot';
 import type { Cluster, Redis } from 'ioredis';
 import type { Outcome } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
-import { storageKey } from '../keys.js';
 import { TOLLGATE_SCRIPT } from '../lua/script.js';
+import { pushRedisKeys } from './redis-keys.js';
 import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface RedisStoreOptions {
@@ -133,7 +133,7 @@ export class RedisStore implements Store {
         operation.token,
         indexOf.get(operation.limits)!,
       );
-      for (const keyspace of operation.keyspaces) keys.push(storageKey(keyspace, operation.identity));
+      pushRedisKeys(operation, keys);
     }
     const call = (this.client as unknown as Record<string, ScriptCaller>)[COMMAND]!;
     call.call(this.client, keys.length, ...keys, this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs).then(

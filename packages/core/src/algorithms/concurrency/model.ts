@@ -40,6 +40,7 @@ function latestExpiry(leases: ReadonlyMap<string, number>): number {
 export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState> = {
   name: 'concurrency',
   lua: concurrencyLua,
+  redisSortedSet: true,
 
   parse(spec, path) {
     return {

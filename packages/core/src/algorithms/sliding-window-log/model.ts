@@ -19,6 +19,7 @@ export type SlidingWindowLogState = readonly LogEntry[];
 export const slidingWindowLog: Algorithm<SlidingWindowLogParams, SlidingWindowLogState> = {
   name: 'sliding-window-log',
   lua: slidingWindowLogLua,
+  redisSortedSet: true,
   denialHoldsUntilRetry: true,
   needsToken: true,
 
