@@ -145,7 +145,11 @@ export async function redisCost(url: string): Promise<CostRow[]> {
       for (const c of all) {
         const stats = await measure(client, c.op);
         const kept = best.get(c) ?? stats;
-        best.set(c, { micros: Math.min(kept.micros, stats.micros), calls: stats.calls, cpuMicros: Math.min(kept.cpuMicros, stats.cpuMicros) });
+        best.set(c, {
+          micros: Math.min(kept.micros, stats.micros),
+          calls: stats.calls,
+          cpuMicros: Math.min(kept.cpuMicros, stats.cpuMicros),
+        });
       }
       console.error(`round ${round}/${ROUNDS} done`);
     }

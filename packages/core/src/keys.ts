@@ -53,7 +53,10 @@ export function assertPrefix(prefix: unknown): asserts prefix is string {
 export interface Keyspace {
   readonly head: string;
   readonly tail: string;
-  /** `head + tail`: equal for limiters that share a prefix and limit, so they share state in every store. */
+  /**
+   * `head + tail`: equal for limiters that share a prefix and limit, so they share state in every
+   * store (a multi-limit rule's limits are kept together: limiters then share them when they share the rule).
+   */
   readonly id: string;
 }
 
