@@ -2,13 +2,14 @@
 // calls (EVAL/EVALSHA) divided by the decisions they carried. A busy machine hardly moves it,
 // unlike throughput. Every algorithm with 1, 2 and 3 limits per rule, the seeds' qps + perMinute +
 // perDay rule, and a minimal hand-written GCRA script (one call per decision), in the same run.
-// Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5]   (writes results/redis-cost.json)
+// Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5] [--only=<case substring>]   (writes results/redis-cost.json)
 import { createLimiter, type LimitSpec, RedisStore, type RuleSpec } from '@tollgate/core';
 import { RedisProcess } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { machine, writeResults } from './results.js';
 
 const decisions = Number(process.argv.find((a) => a.startsWith('--decisions='))?.split('=')[1] ?? 20_000);
+const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const IN_FLIGHT = 1000;
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 5);
 const IDENTITIES = Array.from({ length: 10_000 }, (_, i) => `client-${i}`);
@@ -138,7 +139,7 @@ function cases(client: Redis): Case[] {
 export async function redisCost(url: string): Promise<CostRow[]> {
   const client = new Redis(url);
   try {
-    const all = cases(client);
+    const all = cases(client).filter((c) => c.algorithm === 'minimal' || only === undefined || c.name.includes(only));
     for (const { op } of all) await drive(IDENTITIES.length * 2, op);
     const best = new Map<Case, Stats>();
     for (let round = 1; round <= ROUNDS; round++) {

@@ -52,11 +52,14 @@ local function read_rules(a)
   return rules, a
 end
 
--- The states of a packed value, one per string limit (false: none).
-local function unpack_slots(value, count)
+-- The states of a packed value, one per string limit (false: none), into `slots`.
+local function unpack_slots(value, count, slots)
   if not value then return NOTHING end
-  if count == 1 then return { value } end
-  local slots, from = {}, 1
+  if count == 1 then
+    slots[1] = value
+    return slots
+  end
+  local from = 1
   for s = 1, count - 1 do
     local bar = string.find(value, '|', from, true)
     slots[s] = bar > from and string.sub(value, from, bar - 1)
@@ -101,8 +104,10 @@ local function now_ms(now)
   return server_now, 0
 end
 
--- Writes of sorted-set limits an op commits once every limit allowed it, kept in reused arrays.
+-- Writes of sorted-set limits an op commits once every limit allowed it, and the old and new
+-- states of its packed key, kept in arrays reused from op to op.
 local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
+local old_slots, fresh, fresh_ttl = {}, {}, {}
 
 local rules, a = read_rules(2)
 local reply = {}
@@ -117,9 +122,10 @@ for _ = 1, tonumber(ARGV[a]) do
   if kind == 'r' then
     redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
   elseif packed > 0 then
-    old = unpack_slots(redis.call('GET', packed_key), packed)
+    old = unpack_slots(redis.call('GET', packed_key), packed, old_slots)
   end
-  local fresh, fresh_ttl, refunded_any = {}, {}, false
+  for s = 1, packed do fresh[s] = false end
+  local refunded_any = false
   local head = r + 1
   reply[head] = 0
   r = head
