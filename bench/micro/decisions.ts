@@ -1,10 +1,11 @@
 // Decisions per second of @tollgate/core against rate-limiter-flexible, measured in one run.
-// Usage: pnpm bench [--duration=3000]   (REDIS_URL=redis://… to use your own server)
+// Usage: pnpm bench [--duration=3000]   (writes results/decisions.json)   (REDIS_URL=redis://… to use your own server)
 import os from 'node:os';
 import { createLimiter, MemoryStore, RedisStore } from '@tollgate/core';
 import { RedisProcess } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { machine, writeResults } from '../results.js';
 import { decisionsPerSecond, printTable, type Row } from './measure.js';
 
 const durationMs = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 3000);
@@ -12,6 +13,8 @@ const HUGE = 1_000_000_000;
 const MANY_KEYS = Array.from({ length: 100_000 }, (_, i) => `client-${i}`);
 const randomKey = () => `client-${Math.floor(Math.random() * 1_000_000)}`;
 const rows: Row[] = [];
+/** Redis closed loops: requests in flight from one Node process. */
+const IN_FLIGHT = [1, 10, 100, 1000];
 
 async function measure(scenario: string, implementation: string, inFlight: number, op: (i: number) => Promise<unknown>, baseline?: string) {
   const opsPerSecond = await decisionsPerSecond(op, { inFlight, durationMs });
@@ -46,7 +49,7 @@ async function redisScenarios(url: string) {
   const single = createLimiter({ ...gcra, store: new RedisStore({ client, maxBatchSize: 1 }), prefix: 'bench1' });
   const rlr = new RateLimiterRedis({ storeClient: client, points: HUGE, duration: 60, keyPrefix: 'rlr' });
   const minimal = rawCeiling as unknown as { minimalIncr(key: string): Promise<number> };
-  for (const inFlight of [100, 1000]) {
+  for (const inFlight of IN_FLIGHT) {
     const scenario = `redis, random keys, ${inFlight} in flight`;
     await client.flushdb();
     await measure(scenario, 'RateLimiterRedis', inFlight, () => rlr.consume(randomKey()));
@@ -67,3 +70,4 @@ try {
   await server?.stop();
 }
 printTable(rows);
+writeResults('decisions', { machine: machine(), durationMs, rows });
