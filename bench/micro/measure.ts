@@ -33,8 +33,8 @@ export interface Row {
   scenario: string;
   implementation: string;
   opsPerSecond: number;
-  /** Decisions per second of this process's CPU time. */
-  opsPerCpuSecond: number;
+  /** Decisions per second of this process's CPU time, when measured. */
+  opsPerCpuSecond?: number;
   /** Compared with this implementation's figure in the same scenario. */
   baseline?: string;
 }
@@ -43,13 +43,14 @@ export function printTable(rows: Row[]): void {
   const byKey = new Map(rows.map((row) => [`${row.scenario}|${row.implementation}`, row]));
   const lines = rows.map((row) => {
     const base = row.baseline ? byKey.get(`${row.scenario}|${row.baseline}`) : undefined;
-    const ratio = (value: number, of: number | undefined) => (of ? `${(value / of).toFixed(2)}× ${row.baseline}` : '');
+    const ratio = (value: number | undefined, of: number | undefined) =>
+      value !== undefined && of ? `${(value / of).toFixed(2)}× ${row.baseline}` : '';
     return [
       row.scenario,
       row.implementation,
       Math.round(row.opsPerSecond).toLocaleString('en-US'),
       ratio(row.opsPerSecond, base?.opsPerSecond),
-      Math.round(row.opsPerCpuSecond).toLocaleString('en-US'),
+      row.opsPerCpuSecond === undefined ? '' : Math.round(row.opsPerCpuSecond).toLocaleString('en-US'),
       ratio(row.opsPerCpuSecond, base?.opsPerCpuSecond),
     ];
   });

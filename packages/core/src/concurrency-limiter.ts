@@ -3,6 +3,7 @@ import { invalidSpec } from './errors.js';
 import { createLimiter, type LimiterOptions } from './limiter.js';
 import type { ConcurrencySpec } from './spec.js';
 import type { BoundLimit } from './stores/store.js';
+import type { WaitOptions } from './wait/wait.js';
 
 export type CreateConcurrencyLimiterOptions = Omit<ConcurrencySpec, 'algorithm'> & LimiterOptions;
 
@@ -11,8 +12,13 @@ export interface ConcurrencyLimiter {
   readonly limits: readonly BoundLimit[];
   /** Takes a slot for `key` if one is free (`decision.lease`); when none is, `retryAfterMs` is when the oldest lease expires. */
   acquire(key: string): Promise<Decision>;
-  /** Frees the lease's slot. Releasing twice, or after the lease expired, frees nothing more. */
-  release(lease: Lease): Promise<void>;
+  /**
+   * Waits for a slot (`decision.lease`), at most `maxWait`: woken at once by a release in this
+   * process, asking again every 100 ms while the slots are held elsewhere.
+   */
+  wait(key: string, options?: Omit<WaitOptions, 'cost'>): Promise<Decision>;
+  /** Frees the lease's slot. Releasing twice, or after the lease expired, frees nothing more; `undefined` (no lease taken) frees nothing. */
+  release(lease: Lease | undefined): Promise<void>;
   /** The decision an `acquire` would get now; takes nothing. */
   peek(key: string): Promise<Decision>;
   /** Frees every slot of `key`. */
@@ -34,6 +40,7 @@ export function createConcurrencyLimiter(options: CreateConcurrencyLimiterOption
   return {
     limits: limiter.limits,
     acquire: (key) => limiter.consume(key),
+    wait: (key, options) => limiter.wait(key, options),
     release: (lease) => limiter.release(lease),
     peek: (key) => limiter.peek(key),
     reset: (key) => limiter.reset(key),

@@ -5,7 +5,8 @@ export type TollgateErrorCode =
   | 'ERR_TOLLGATE_INVALID_KEY'
   | 'ERR_TOLLGATE_INVALID_OPTION'
   | 'ERR_TOLLGATE_INVALID_RULES'
-  | 'ERR_TOLLGATE_STORE';
+  | 'ERR_TOLLGATE_STORE'
+  | 'ERR_TOLLGATE_WAIT_TIMEOUT';
 
 export class TollgateError extends Error {
   readonly code: TollgateErrorCode;

@@ -24,14 +24,25 @@ export type {
   HttpBehaviourOptions,
   HttpLimiter,
   HttpRateLimitOptions,
+  HttpRejection,
   HttpRequestChecker,
   HttpRequestInfo,
   HttpRuleSetLimiter,
   HttpRuleSetOptions,
+  HttpRuleSpec,
   HttpVerdict,
   ResponseType,
+  WindowMsRule,
 } from './http/index.js';
-export { createHttpLimiter, holdUnlessClosed, ipIdentity, normaliseIp, settleWhenDone } from './http/index.js';
+export {
+  createHttpLimiter,
+  headerText,
+  holdUnlessClosed,
+  ipIdentity,
+  mergeRateLimitHeaders,
+  normaliseIp,
+  settleWhenDone,
+} from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { ConsumeOptions, CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
 export { createLimiter } from './limiter.js';
@@ -65,3 +76,4 @@ export { MemoryStore } from './stores/memory-store.js';
 export type { RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
+export type { WaitOptions } from './wait/wait.js';

@@ -3,28 +3,40 @@ import { describeValue, TollgateError } from './errors.js';
 
 /** Identities longer than this are stored as a digest, so a client cannot make keys huge. */
 export const MAX_IDENTITY_LENGTH = 200;
-const UNSAFE_ALL = /[{}%#]/g;
-const PREFIX_PATTERN = /^[^{}\s]{1,64}$/;
+/** With the `u` flag this range matches lone surrogates only, never half of a pair. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const UNSAFE_ALL = /[{}%#]|[\uD800-\uDFFF]/gu;
+/** Never part of UTF-8: marks the digest input of an identity that is not well-formed UTF-16. */
+const NOT_UTF8 = Buffer.from([0xff]);
+const PREFIX_PATTERN = /^[^{}\s]{1,128}$/;
 
 /**
- * Makes an identity safe inside a Redis hash tag: braces (which would let a client pick
- * the cluster slot), '%' and '#' are percent-escaped; over-long identities become
- * `#<sha256>` ('#' never survives escaping, so a digest cannot equal a raw identity).
+ * Makes an identity safe inside a Redis hash tag, and the same key in every store: braces
+ * (which would let a client pick the cluster slot), '%' and '#' become `%7B`-style escapes,
+ * and so do lone UTF-16 surrogates (`%D800`), which UTF-8 — so Redis — would otherwise
+ * turn into one U+FFFD. Over-long identities become `#<sha256>` ('#' never survives
+ * escaping, so a digest cannot equal a raw identity).
  */
 export function encodeIdentity(identity: string): string {
-  if (identity.length > MAX_IDENTITY_LENGTH) {
-    return `#${createHash('sha256').update(identity).digest('base64url')}`;
-  }
+  if (identity.length > MAX_IDENTITY_LENGTH) return `#${digest(identity)}`;
   if (!hasUnsafeCharacter(identity)) return identity;
   return identity.replace(UNSAFE_ALL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** Of the UTF-8 bytes, or, for a string with lone surrogates, of its UTF-16 code units. */
+function digest(identity: string): string {
+  const hash = createHash('sha256');
+  if (LONE_SURROGATE.test(identity)) hash.update(NOT_UTF8).update(Buffer.from(identity, 'utf16le'));
+  else hash.update(identity);
+  return hash.digest('base64url');
 }
 
 /** A plain loop: on the hot path of every decision, cheaper than a regular expression. */
 function hasUnsafeCharacter(identity: string): boolean {
   for (let i = 0; i < identity.length; i++) {
     const code = identity.charCodeAt(i);
-    // { } % #
-    if (code === 123 || code === 125 || code === 37 || code === 35) return true;
+    // { } % # or half of a surrogate pair (escaped when it is alone)
+    if (code === 123 || code === 125 || code === 37 || code === 35 || (code >= 0xd800 && code <= 0xdfff)) return true;
   }
   return false;
 }
@@ -39,7 +51,7 @@ export function assertPrefix(prefix: unknown): asserts prefix is string {
   if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
     throw new TollgateError(
       'ERR_TOLLGATE_INVALID_OPTION',
-      `prefix must be 1-64 characters without braces or spaces (got ${describeValue(prefix)})`,
+      `prefix must be 1-128 characters without braces or spaces (got ${describeValue(prefix)})`,
       'prefix',
     );
   }

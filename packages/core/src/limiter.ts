@@ -11,6 +11,7 @@ import { bindRule, type RuleSpec } from './spec.js';
 import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
 import { uniqueToken } from './token.js';
+import { createWaiter, type WaitOptions } from './wait/wait.js';
 
 /** A fallback limiter built for you: the rule scaled to `share` (e.g. `1 / instances`) on `store`. */
 export interface FallbackShare {
@@ -29,7 +30,10 @@ export type StoreErrorPolicy = 'open' | 'closed' | { fallback: Limiter | Fallbac
 export interface LimiterOptions {
   /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
   store?: Store;
-  /** Epoch-millisecond clock passed to the store with every call (tests use a virtual one); also times the breaker and deny cache. */
+  /**
+   * Epoch-millisecond clock (tests use a virtual one): times the breaker and deny cache, and is
+   * passed with every call for the store to decide on. A RedisStore with `time: 'server'` keeps Redis TIME.
+   */
   clock?: Clock;
   /** Start of every storage key; give each rule its own so identities of different rules never collide. Default `tollgate`. */
   prefix?: string;
@@ -71,8 +75,11 @@ export interface Limiter {
    * limit takes one slot (whatever the cost), returned as `decision.lease`. Never rejects because of the store.
    */
   consume(key: string, options?: ConsumeOptions): Promise<Decision>;
-  /** Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more. */
-  release(lease: Lease): Promise<void>;
+  /**
+   * Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more;
+   * releasing `undefined` (a decision the failure policy answered holds no lease) does nothing.
+   */
+  release(lease: Lease | undefined): Promise<void>;
   /** The decision a request of cost 1 would get now; changes nothing. */
   peek(key: string): Promise<Decision>;
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
@@ -82,6 +89,13 @@ export interface Limiter {
    * failed and should not count; resolves to the decision a request of cost 1 would now get.
    */
   refund(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /**
+   * Waits until a job of `cost` may go on, then resolves with the decision that admitted it
+   * (`delayMs` 0: nothing left to hold). Rejects at once with `ERR_TOLLGATE_WAIT_TIMEOUT` when
+   * the wait would exceed `maxWait`, and with the signal's reason on abort, giving back what it
+   * had reserved. A `concurrency` limit's slot comes back as `decision.lease`, as with `consume`.
+   */
+  wait(key: string, options?: WaitOptions): Promise<Decision>;
   /** Adds a listener; returns a function that removes it. */
   on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void;
 }
@@ -128,10 +142,10 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   // The memory store never waits nor fails: it is called synchronously, without timeout or breaker.
   const memory = store instanceof MemoryStore ? store : undefined;
 
-  function run(kind: OperationKind, key: string, cost: number, token = ''): Promise<Decision> {
+  function run(kind: OperationKind, key: string, cost: number, token = '', checked: readonly BoundLimit[] = limits): Promise<Decision> {
     try {
       assertIdentity(key);
-      const operation = { kind, identity: encodeIdentity(key), keyspaces, limits, cost, token, nowMs: clock?.() };
+      const operation = { kind, identity: encodeIdentity(key), keyspaces, limits: checked, cost, token, nowMs: clock?.() };
       if (memory === undefined) return runOnStore(operation, key);
       return Promise.resolve(finish(kind, key, cost, toDecision(kind, memory.executeSync(operation), infos, cost), 0));
     } catch (error) {
@@ -141,7 +155,8 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
 
   async function runOnStore(operation: StoreOperation, key: string): Promise<Decision> {
     const { kind, cost } = operation;
-    const cacheable = denyCache !== undefined && kind === 'consume' && cost === 1;
+    // Waiters check the rule in reserve mode (other limits): their denials say nothing of a plain consume.
+    const cacheable = denyCache !== undefined && kind === 'consume' && cost === 1 && operation.limits === limits;
     if (cacheable) {
       const cached = denyCache.get(key, now());
       if (cached) return finish(kind, key, cost, cached, 0);
@@ -206,6 +221,14 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     return decision;
   }
 
+  const waiter = createWaiter({
+    limits,
+    now,
+    consume: (key, cost, checked) => consume(key, cost, checked),
+    refund: (key, cost) => run('refund', key, cost),
+    release: (lease) => run('release', lease.key, 1, lease.id).then(() => undefined),
+  });
+
   return {
     rule,
     limits,
@@ -214,21 +237,25 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     },
     consume: (key, consumeOptions) => runWithCost('consume', key, consumeOptions),
     async release(lease) {
+      // A decision the failure policy (or a fallback) answered took no slot here: nothing to give back.
+      if (lease === undefined) return;
       if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
         throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
       }
       if (holdsLeases) await run('release', lease.key, 1, lease.id);
+      waiter.released(lease.key);
     },
     peek: (key) => run('peek', key, 1),
     reset: (key) => run('reset', key, 1),
     refund: (key, refundOptions) => runWithCost('refund', key, refundOptions),
+    wait: (key, waitOptions) => waiter.wait(key, waitOptions),
     on: (event, listener) => events.on(event, listener),
   };
 
-  function consume(key: string, cost: number): Promise<Decision> {
-    if (!needsToken) return run('consume', key, cost);
+  function consume(key: string, cost: number, checked: readonly BoundLimit[] = limits): Promise<Decision> {
+    if (!needsToken) return run('consume', key, cost, '', checked);
     const token = uniqueToken();
-    const decision = run('consume', key, cost, token);
+    const decision = run('consume', key, cost, token, checked);
     if (!holdsLeases) return decision;
     return decision.then((admitted) => {
       // Only a store decision holds a slot: policy and fallback answers took none here.

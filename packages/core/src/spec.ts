@@ -1,10 +1,14 @@
 import { ALGORITHMS } from './algorithms/registry.js';
+import type { AnyAlgorithm } from './algorithms/types.js';
 import type { Duration } from './duration.js';
 import { invalidSpec, TollgateError } from './errors.js';
 import type { BoundLimit } from './stores/store.js';
 
 interface Named {
-  /** Names the limit in headers, decisions and storage keys. Default: `default`, or `<algorithm>-<index>` in a multi-limit rule. */
+  /**
+   * Names the limit in headers, decisions and storage keys. Default: `default`; in a multi-limit
+   * rule, its window (`1s`, `15m`, `1d`; `concurrency` for a concurrency limit), unique within the rule.
+   */
   name?: string;
 }
 
@@ -115,9 +119,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A spec in its full `{ algorithm, ... }` form, and the shorthand field (if any) that stands for its `rate`. */
+interface Expanded {
+  spec: Record<string, unknown>;
+  rateField: string | undefined;
+}
+
 /** Rewrites a shorthand into the full `{ algorithm, ... }` form. */
-function expandShorthand(spec: Record<string, unknown>, path: string): Record<string, unknown> {
-  if (spec.algorithm !== undefined) return spec;
+function expandShorthand(spec: Record<string, unknown>, path: string): Expanded {
+  if (spec.algorithm !== undefined) return { spec, rateField: undefined };
   const used = SHORTHANDS.filter((field) => spec[field] !== undefined);
   if (used.length === 0) {
     throw invalidSpec(
@@ -129,9 +139,29 @@ function expandShorthand(spec: Record<string, unknown>, path: string): Record<st
   if (used.length > 1) throw invalidSpec(`${path}.${used[1]}`, `cannot be combined with ${used[0]}`, spec[used[1]!]);
   const { qps, perSecond, perMinute, perHour, perDay, ...rest } = spec;
   const field = used[0]!;
-  if (field === 'rate') return { ...rest, algorithm: 'gcra' };
-  if (field === 'qps') return { ...rest, algorithm: 'gcra', rate: qpsOrFail(qps, `${path}.qps`), period: 1000 };
-  return { ...rest, algorithm: 'gcra', rate: qpsOrFail(spec[field], `${path}.${field}`), period: PER_PERIOD[field] };
+  if (field === 'rate') return { spec: { ...rest, algorithm: 'gcra' }, rateField: 'rate' };
+  // qps and perMinute & co. fix the period: a period given alongside would be silently ignored.
+  if (spec.period !== undefined) {
+    throw invalidSpec(
+      `${path}.period`,
+      `cannot be combined with ${field}, which sets the period (use rate with period instead)`,
+      spec.period,
+    );
+  }
+  const period = field === 'qps' ? 1000 : PER_PERIOD[field];
+  return { spec: { ...rest, algorithm: 'gcra', rate: qpsOrFail(spec[field], `${path}.${field}`), period }, rateField: field };
+}
+
+/** Runs an algorithm's parse; an error about `rate` names the shorthand field the user wrote instead. */
+function parseParams(algorithm: AnyAlgorithm, { spec, rateField }: Expanded, path: string): unknown {
+  try {
+    return algorithm.parse(spec, path);
+  } catch (error) {
+    const rateError = `${path}.rate`;
+    if (rateField === undefined || !(error instanceof TollgateError) || error.field !== rateError) throw error;
+    const field = `${path}.${rateField}`;
+    throw new TollgateError(error.code, `${field}${error.message.slice(rateError.length)}`, field);
+  }
 }
 
 function qpsOrFail(value: unknown, field: string): number {
@@ -141,9 +171,10 @@ function qpsOrFail(value: unknown, field: string): number {
   return value;
 }
 
-function bindLimit(raw: unknown, path: string, defaultName: (algorithm: string) => string): BoundLimit {
+function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLimit, 'name'>) => string): BoundLimit {
   if (!isRecord(raw)) throw invalidSpec(path, 'must be an object describing a limit', raw);
-  const spec = expandShorthand(raw, path);
+  const expanded = expandShorthand(raw, path);
+  const { spec } = expanded;
   const algorithmName = spec.algorithm;
   const algorithm = typeof algorithmName === 'string' ? ALGORITHMS.get(algorithmName) : undefined;
   if (algorithm === undefined) {
@@ -155,12 +186,38 @@ function bindLimit(raw: unknown, path: string, defaultName: (algorithm: string) 
       throw invalidSpec(`${path}.${field}`, `is not an option of ${algorithm.name} (options: ${allowed.join(', ')}, name)`, spec[field]);
     }
   }
-  const name = spec.name ?? defaultName(algorithm.name);
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
-    throw invalidSpec(`${path}.name`, 'must be 1-64 characters of A-Z a-z 0-9 _ . -', name);
+  if (spec.name !== undefined && (typeof spec.name !== 'string' || !NAME_PATTERN.test(spec.name))) {
+    throw invalidSpec(`${path}.name`, 'must be 1-64 characters of A-Z a-z 0-9 _ . -', spec.name);
   }
-  const params = algorithm.parse(spec, path);
-  return { name, algorithm, params, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
+  const params = parseParams(algorithm, expanded, path);
+  const unnamed = { algorithm, params, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
+  return { name: (spec.name as string | undefined) ?? defaultName(unnamed), ...unnamed };
+}
+
+const UNITS: readonly [string, number][] = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1000],
+];
+
+/**
+ * What an unnamed limit of a multi-limit rule is called in headers: its window in the largest
+ * whole unit (`1s`, `15m`, `1d`, `500ms`); a concurrency limit, which has no window, `concurrency`.
+ */
+function limitLabel({ algorithm, params }: Omit<BoundLimit, 'name'>): string {
+  if (algorithm.release !== undefined) return algorithm.name;
+  const ms = Math.max(1, Math.round(algorithm.policy(params).windowMs));
+  const unit = UNITS.find(([, size]) => ms % size === 0);
+  return unit === undefined ? `${ms}ms` : `${ms / unit[1]}${unit[0]}`;
+}
+
+/** `label`, or `label-2`, `label-3`... the first one not yet taken; taken from now on. */
+function uniqueName(label: string, taken: Set<unknown>): string {
+  let name = label;
+  for (let n = 2; taken.has(name); n++) name = `${label}-${n}`;
+  taken.add(name);
+  return name;
 }
 
 /** A rule: one limit spec, or `{ limits: [...] }` checked all-or-nothing. */
@@ -173,7 +230,8 @@ export function bindRule(rule: unknown): BoundLimit[] {
   if (!Array.isArray(rule.limits) || rule.limits.length === 0) {
     throw invalidSpec('limits', 'must be a non-empty array of limit specs', rule.limits);
   }
-  const bound = rule.limits.map((raw, i) => bindLimit(raw, `limits[${i}]`, (algorithm) => `${algorithm}-${i}`));
+  const taken = new Set(rule.limits.map((raw) => (isRecord(raw) ? raw.name : undefined)).filter((name) => typeof name === 'string'));
+  const bound = rule.limits.map((raw, i) => bindLimit(raw, `limits[${i}]`, (limit) => uniqueName(limitLabel(limit), taken)));
   const seen = new Set<string>();
   for (const [i, limit] of bound.entries()) {
     if (seen.has(limit.name)) {

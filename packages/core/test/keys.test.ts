@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import calculateSlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
 import { encodeIdentity, MAX_IDENTITY_LENGTH } from '../src/index.js';
@@ -27,6 +28,18 @@ describe('storage keys', () => {
   it('keep escaped and unescaped identities distinct', () => {
     expect(encodeIdentity('a%7Db')).not.toBe(encodeIdentity('a}b'));
     expect(encodeIdentity('#abc')).toBe('%23abc');
+  });
+
+  it('escape lone surrogates, which UTF-8 would turn into one U+FFFD, and keep pairs as they are', () => {
+    expect(encodeIdentity('a\uD800b')).toBe('a%D800b');
+    expect(encodeIdentity('\uDBFF')).toBe('%DBFF');
+    expect(encodeIdentity('\uDC00\uD800')).toBe('%DC00%D800');
+    expect(encodeIdentity('😀{')).toBe('😀%7B');
+  });
+
+  it('digest well-formed long identities as UTF-8, so their keys stay where they were', () => {
+    const long = `${'k'.repeat(MAX_IDENTITY_LENGTH)}😀`;
+    expect(encodeIdentity(long)).toBe(`#${createHash('sha256').update(long).digest('base64url')}`);
   });
 
   it('are bounded in length: long identities become a digest', () => {

@@ -34,6 +34,29 @@ describe('MemoryStore', () => {
     expect(store.size).toBe(2);
   });
 
+  it('evicts in first-written order: a returning identity is the newest, reset ones are skipped', async () => {
+    const store = new MemoryStore({ maxKeys: 3 });
+    const limiter = createLimiter({ perHour: 5, store });
+    const held = async () => {
+      const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+      const peeks = await Promise.all(names.map((name) => limiter.peek(name)));
+      return names.filter((_, i) => peeks[i]!.remaining < 4);
+    };
+    for (const name of ['a', 'b', 'c', 'd']) await limiter.consume(name);
+    expect(await held()).toEqual(['b', 'c', 'd']);
+    await limiter.consume('b'); // an update keeps b's place
+    await limiter.consume('a');
+    expect(await held()).toEqual(['a', 'c', 'd']); // b was evicted for a
+    await limiter.reset('c');
+    await limiter.consume('e');
+    await limiter.consume('f');
+    expect(await held()).toEqual(['a', 'e', 'f']); // d went, c was already gone
+    expect(store.size).toBe(3);
+    for (const name of ['a', 'e', 'f']) await limiter.reset(name);
+    for (const name of ['b', 'c', 'd', 'a']) await limiter.consume(name);
+    expect(await held()).toEqual(['a', 'c', 'd']);
+  });
+
   it('sweeps expired identities as traffic flows, without a timer per key', async () => {
     const clock = new VirtualClock();
     const store = new MemoryStore({ clock: clock.now });

@@ -35,6 +35,51 @@ describe('RedisStore on one node', () => {
     expect(decisions[5]!.retryAfterMs).toBeLessThanOrEqual(720_000);
   });
 
+  it('decides the operations of several rules coalesced into one script call', async () => {
+    const twoLimits = createLimiter({ limits: [{ perHour: 2 }, { perDay: 3 }], store, prefix: uniquePrefix(), ...STORE_SEMANTICS });
+    const oneLimit = createLimiter({ perHour: 1, store, prefix: uniquePrefix(), ...STORE_SEMANTICS });
+    const before = await scriptCalls();
+    const decisions = await Promise.all([twoLimits.consume('a'), oneLimit.consume('a'), twoLimits.consume('a'), oneLimit.consume('a')]);
+    expect(await scriptCalls()).toBe(before + 1);
+    expect(decisions.map((d) => [d.allowed, d.source])).toEqual([
+      [true, 'store'],
+      [true, 'store'],
+      [true, 'store'],
+      [false, 'store'],
+    ]);
+  });
+
+  it("keeps Redis' clock under time: 'server', whatever clock the limiter has", async () => {
+    let now = Date.now();
+    const limiter = createLimiter({
+      algorithm: 'fixed-window',
+      limit: 1,
+      window: '1m',
+      store,
+      prefix: uniquePrefix(),
+      clock: () => now,
+      ...STORE_SEMANTICS,
+    });
+    expect((await limiter.consume('a')).allowed).toBe(true);
+    now += 3_600_000;
+    expect(await limiter.consume('a')).toMatchObject({ allowed: false, remaining: 0 });
+  });
+
+  it("decides on the limiter's clock under time: 'client', else on the store's", async () => {
+    let limiterNow = Date.now();
+    let storeNow = limiterNow;
+    const clientTime = new RedisStore({ client, time: 'client', clock: () => storeNow });
+    const spec = { algorithm: 'fixed-window', limit: 1, window: '1m', store: clientTime, ...STORE_SEMANTICS } as const;
+    const driven = createLimiter({ ...spec, prefix: uniquePrefix(), clock: () => limiterNow });
+    const undriven = createLimiter({ ...spec, prefix: uniquePrefix() });
+    await Promise.all([driven.consume('a'), undriven.consume('a')]);
+    limiterNow += 60_000;
+    expect((await driven.consume('a')).allowed).toBe(true);
+    expect((await undriven.consume('a')).allowed).toBe(false);
+    storeNow += 60_000;
+    expect((await undriven.consume('a')).allowed).toBe(true);
+  });
+
   it('writes every key with an expiry, under <prefix>:{<identity>}:<limit>', async () => {
     const prefix = uniquePrefix();
     const limiter = createLimiter({ algorithm: 'fixed-window', limit: 10, window: '1m', store, prefix, ...STORE_SEMANTICS });
@@ -52,7 +97,7 @@ describe('RedisStore on one node', () => {
       algorithm: 'fixed-window',
       limit: 10,
       window: '1m',
-      store,
+      store: new RedisStore({ client, time: 'client' }),
       prefix,
       clock: Date.now,
       ...STORE_SEMANTICS,

@@ -12,7 +12,7 @@ let counter = 0;
 beforeAll(async () => {
   target = await startRedis();
   client = new Redis(target.url);
-  store = new RedisStore({ client, ttlSlackMs: 0 });
+  store = new RedisStore({ client, time: 'client', ttlSlackMs: 0 });
 });
 afterAll(async () => {
   await client?.quit();

@@ -1,4 +1,4 @@
-export type { Decision, HttpRequestInfo, LimitDecision, RuleSet, Store } from '@tollgate/core';
+export type { Decision, HttpRejection, HttpRequestInfo, LimitDecision, RuleSet, Store } from '@tollgate/core';
 export { createRuleSet, loadRedisRuleSet, loadRuleSet, MemoryStore, RedisStore } from '@tollgate/core';
 export type { ExpressCallbacks, ExpressRuleSetCallbacks, RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 export type { RateLimitMiddleware, RuleSetRateLimitMiddleware } from './rate-limit.js';

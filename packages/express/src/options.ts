@@ -1,5 +1,13 @@
-import type { Decision, HttpBehaviourOptions, HttpRequestInfo, HttpRuleSetOptions, LimiterOptions, RuleSpec } from '@tollgate/core';
-import type { Request } from 'express';
+import type {
+  Decision,
+  HttpBehaviourOptions,
+  HttpRejection,
+  HttpRequestInfo,
+  HttpRuleSetOptions,
+  HttpRuleSpec,
+  LimiterOptions,
+} from '@tollgate/core';
+import type { NextFunction, Request, Response } from 'express';
 
 /** The callbacks of the HTTP options, typed with Express's request. */
 export interface ExpressCallbacks {
@@ -7,12 +15,18 @@ export interface ExpressCallbacks {
   key?: (req: Request, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
   /** True: let the request through untouched (not counted, no headers). */
   skip?: (req: Request, info: HttpRequestInfo) => boolean | Promise<boolean>;
-  /** 429 body: a string, an object (sent as JSON), or a function of the request and decision returning either. */
-  message?: string | object | ((req: Request, decision: Decision) => string | object);
+  /** 429 body: a string, an object (sent as JSON), or a function (may be async) of the request and decision returning either. */
+  message?: string | object | ((req: Request, decision: Decision) => string | object | Promise<string | object>);
+  /**
+   * Answers a rejected request yourself (sync or async), as express-rate-limit's `handler`: the
+   * rate-limit headers and `Retry-After` are already set, `req.rateLimit` holds the decision and
+   * `rejection` the default status, content type and body. A throw or rejection goes to `next(error)`.
+   */
+  handler?: (req: Request, res: Response, next: NextFunction, rejection: HttpRejection) => void | Promise<void>;
 }
 
-/** A rule (any spec form of `createLimiter`, incl. `limits: [...]`), its store, and the HTTP behaviour. */
-export type RateLimitOptions = RuleSpec & LimiterOptions & Omit<HttpBehaviourOptions, keyof ExpressCallbacks> & ExpressCallbacks;
+/** A rule (any spec form of `createLimiter`, incl. `limits: [...]`, or `{ windowMs, limit }`), its store, and the HTTP behaviour. */
+export type RateLimitOptions = HttpRuleSpec & LimiterOptions & Omit<HttpBehaviourOptions, keyof ExpressCallbacks> & ExpressCallbacks;
 
 /** The callbacks of a rule-set middleware: no `key` (every rule names its own), plus `user`. */
 export interface ExpressRuleSetCallbacks extends Omit<ExpressCallbacks, 'key'> {

@@ -5,8 +5,10 @@ import {
   type HttpRequestInfo,
   type HttpRuleSetOptions,
   type HttpVerdict,
+  headerText,
   holdUnlessClosed,
   type Limiter,
+  mergeRateLimitHeaders,
   type RuleSet,
   settleWhenDone,
 } from '@tollgate/core';
@@ -39,14 +41,21 @@ function requestInfo(req: Request): HttpRequestInfo {
   return { ip: req.ip, method: req.method, path: query === -1 ? url : url.slice(0, query), headers: req.headers, raw: req };
 }
 
-function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunction): void {
+type Handler = NonNullable<RateLimitOptions['handler']>;
+
+function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunction, handler: Handler | undefined): void {
   if (verdict.action === 'skip') {
     next();
     return;
   }
   req.rateLimit = verdict.decision;
-  const { headers } = verdict;
+  // Another Tollgate middleware may have run on this request: its RateLimit fields are kept.
+  const headers = mergeRateLimitHeaders(verdict.headers, (name) => headerText(res.getHeader(name)));
   for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+  if (verdict.action === 'reject' && handler !== undefined) {
+    new Promise<void>((resolve) => resolve(handler(req, res, next, verdict))).catch(next);
+    return;
+  }
   if (verdict.action === 'reject') {
     res.statusCode = verdict.status;
     res.setHeader('Content-Type', verdict.contentType);
@@ -70,8 +79,9 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
 export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
+  const { handler } = options;
   const middleware: RequestHandler = (req, res, next) => {
-    http.check(requestInfo(req)).then((verdict) => apply(verdict, req, res, next), next);
+    http.check(requestInfo(req)).then((verdict) => apply(verdict, req, res, next, handler), next);
   };
   return 'rules' in http ? Object.assign(middleware, { rules: http.rules }) : Object.assign(middleware, { limiter: http.limiter });
 }

@@ -125,7 +125,7 @@ describe.each(FRAMEWORKS)('%s', (_name, express) => {
         await listen(app);
         for (let i = 1; i <= 3; i++) {
           const res = await request(server).get('/slow').expect(200);
-          expect(res.headers['ratelimit-policy']).toBe('"rate";q=10;w=60, "in-flight";q=1;w=60');
+          expect(res.headers['ratelimit-policy']).toBe('"rate";q=10;w=60, "in-flight";q=1;qu="concurrent-requests"');
           await slotFree(limit);
         }
         // Three requests went through the rate limit; the in-flight slot came back after each.

@@ -4,8 +4,10 @@ import {
   type HttpRateLimitOptions,
   type HttpRequestInfo,
   type HttpRuleSetOptions,
+  headerText,
   holdUnlessClosed,
   type Limiter,
+  mergeRateLimitHeaders,
   type RuleSet,
   settleWhenDone,
 } from '@tollgate/core';
@@ -45,12 +47,15 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
 export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
+  const { handler } = options;
   const middleware: Middleware = async (ctx, next) => {
     const verdict = await http.check(requestInfo(ctx));
     if (verdict.action === 'skip') return next();
     ctx.state.rateLimit = verdict.decision;
-    const { headers } = verdict;
+    // Another Tollgate middleware may have run on this request: its RateLimit fields are kept.
+    const headers = mergeRateLimitHeaders(verdict.headers, (name) => headerText(ctx.res.getHeader(name)));
     for (let i = 0; i < headers.length; i++) ctx.set(headers[i]![0], headers[i]![1]);
+    if (verdict.action === 'reject' && handler !== undefined) return handler(ctx, next, verdict);
     if (verdict.action === 'reject') {
       ctx.status = verdict.status;
       ctx.type = verdict.contentType;

@@ -71,7 +71,7 @@ describe.each(FRAMEWORKS)('%s with a rule file', (_name, Koa) => {
       const server = app().callback();
       for (let i = 1; i <= 3; i++) {
         const res = await request(server).post('/login').expect(200);
-        expect(structured(res.headers.ratelimit)).toEqual([['default', { r: 3 - i, t: 20 * i }]]);
+        expect(structured(res.headers.ratelimit)).toEqual([['default', { r: 3 - i, t: i < 3 ? 20 * i : 20 }]]);
       }
       const denied = await request(server).post('/login').expect(429);
       expect(denied.text).toBe('Too many requests: retry in 20 seconds.');
@@ -101,7 +101,7 @@ describe.each(FRAMEWORKS)('%s with a rule file', (_name, Koa) => {
       for (let i = 1; i <= 6; i++) {
         const res = await request(server).get('/api/data').set('X-Api-Key', 'vip-key').expect(200);
         expect(structured(res.headers['ratelimit-policy'])).toEqual([['default', { q: 6, w: 60 }]]);
-        expect(structured(res.headers.ratelimit)).toEqual([['default', { r: 6 - i, t: 10 * i }]]);
+        expect(structured(res.headers.ratelimit)).toEqual([['default', { r: 6 - i, t: i < 6 ? 10 * i : 10 }]]);
       }
       await request(server).get('/api/data').set('X-Api-Key', 'vip-key').expect(429);
       // The VIP key is limited wherever it comes from.
@@ -121,8 +121,8 @@ describe.each(FRAMEWORKS)('%s with a rule file', (_name, Koa) => {
       clock.advance(1000);
       const third = await request(server).get('/search/c').expect(200);
       expect(structured(third.headers.ratelimit)).toEqual([
-        ['burst', { r: 0, t: 2 }],
-        ['hourly', { r: 0, t: 3599 }],
+        ['burst', { r: 0, t: 1 }],
+        ['hourly', { r: 0, t: 1199 }],
       ]);
       clock.advance(2000);
       const hourly = await request(server).get('/search/d').expect(429);
@@ -138,7 +138,7 @@ describe.each(FRAMEWORKS)('%s with a rule file', (_name, Koa) => {
           .then((res) => res);
         await vi.waitFor(() => expect(release).toBeTypeOf('function'));
         const busy = await request(server).get('/export').expect(429);
-        expect(structured(busy.headers.ratelimit)).toEqual([['default', { r: 0, t: 60 }]]);
+        expect(structured(busy.headers.ratelimit)).toEqual([['default', { r: 0 }]]);
         release!();
         expect((await first).status).toBe(200);
         const exportRule = rules.match({ method: 'GET', path: '/export', ip: '127.0.0.1', headers: {} })!;

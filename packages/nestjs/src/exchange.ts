@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type HttpRequestInfo, type HttpVerdict, settleWhenDone } from '@tollgate/core';
+import { type Decision, type HttpRequestInfo, type HttpVerdict, headerText, mergeRateLimitHeaders, settleWhenDone } from '@tollgate/core';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
 export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
@@ -7,6 +7,10 @@ export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
 /** One request as the guard sees it, whatever the transport. */
 export interface RateLimitExchange {
   readonly info: HttpRequestInfo;
+  /** The platform's response object (Express `Response`, Fastify `FastifyReply`), handed to a rule's `handler`. */
+  readonly response?: unknown;
+  /** Makes the decision visible to the handler: over HTTP, `req.rateLimit` (the last rule's when several apply). */
+  record?(decision: Decision): void;
   /** Puts the verdict's headers on the response (or wherever the transport carries them). */
   setHeaders(headers: readonly [string, string][]): void;
   /** Answers a rejected request. The guard throws `RateLimitRejectedException` right after, to stop Nest's pipeline. */
@@ -19,11 +23,17 @@ interface FastifyReplyLike {
   raw: ServerResponse;
   code(status: number): unknown;
   header(name: string, value: string): unknown;
+  getHeader(name: string): number | string | string[] | undefined;
   send(body: string): unknown;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: Express, Fastify and plain Node requests share no type
 type AnyRequest = any;
+
+/** A request the guard or interceptor has checked: `rateLimit` is the decision of the last rule that did not skip it. */
+export interface RateLimitedRequest {
+  rateLimit?: Decision;
+}
 
 const isFastifyReply = (res: unknown): res is FastifyReplyLike =>
   typeof (res as FastifyReplyLike).raw === 'object' && typeof (res as FastifyReplyLike).code === 'function';
@@ -67,13 +77,19 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
   const response = (fastify?.raw ?? res) as ServerResponse;
   const setHeaders = (headers: readonly [string, string][]) => {
     if (response.headersSent) return;
-    for (const [name, value] of grouped(headers)) {
+    // Several rules of a route (or an app-level middleware) each add their RateLimit members.
+    const current = (name: string) => headerText(fastify ? fastify.getHeader(name) : response.getHeader(name));
+    for (const [name, value] of mergeRateLimitHeaders([...grouped(headers)], current)) {
       if (fastify) fastify.header(name, value);
       else response.setHeader(name, value);
     }
   };
   return {
     info: requestInfo(req),
+    response: res,
+    record(decision) {
+      (req as RateLimitedRequest).rateLimit = decision;
+    },
     setHeaders,
     reject(verdict) {
       setHeaders(verdict.headers);

@@ -2,17 +2,22 @@ export type { HttpLimiter, HttpRequestChecker, HttpRequestInfo, HttpVerdict, Rul
 export { createRuleSet, loadRedisRuleSet, loadRuleSet } from '@tollgate/core';
 export { RateLimit, SkipRateLimit } from './decorators.js';
 export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
-export type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
+export type { PassVerdict, RateLimitExchange, RateLimitedRequest, RejectVerdict } from './exchange.js';
 export { httpExchange, requestInfo } from './exchange.js';
 export type {
+  RateLimitBudget,
+  RateLimitHandler,
   RateLimitHttpOptions,
   RateLimitModuleAsyncOptions,
   RateLimitModuleOptions,
+  RateLimitOptionsFactory,
   RateLimitRuleOptions,
   RateLimitRules,
   RateLimitSpec,
+  RouteRule,
 } from './options.js';
 export { RateLimitGuard } from './rate-limit.guard.js';
+export { RateLimitInterceptor } from './rate-limit.interceptor.js';
 export { RateLimitModule } from './rate-limit.module.js';
 export { RateLimitRegistry } from './rate-limit.registry.js';
 export type { RateLimitRuleSetOptions } from './rule-set-limiter.js';

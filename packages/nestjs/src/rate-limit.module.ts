@@ -1,13 +1,16 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type { RateLimitModuleAsyncOptions, RateLimitModuleOptions } from './options.js';
+import { invalidOption } from './invalid-option.js';
+import type { RateLimitModuleAsyncOptions, RateLimitModuleOptions, RateLimitOptionsFactory } from './options.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
+import { RateLimitInterceptor } from './rate-limit.interceptor.js';
 import { RateLimitRegistry } from './rate-limit.registry.js';
+import { RateLimitSetupCheck } from './setup-check.js';
 import { RATE_LIMIT_OPTIONS } from './tokens.js';
 
 /**
- * Registers the store, the default rule and HTTP options, and provides `RateLimitGuard`.
- * Global: import it once (in the root module) and use the guard anywhere.
+ * Registers the store, the default rule and HTTP options, and provides `RateLimitGuard` and
+ * `RateLimitInterceptor`. Global: import it once (in the root module) and use them anywhere.
  */
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class with static factories
@@ -17,8 +20,7 @@ export class RateLimitModule {
   }
 
   static forRootAsync(options: RateLimitModuleAsyncOptions): DynamicModule {
-    const optionsProvider: Provider = { provide: RATE_LIMIT_OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] };
-    return RateLimitModule.create([optionsProvider], options.imports ?? []);
+    return RateLimitModule.create(asyncOptionsProviders(options), options.imports ?? []);
   }
 
   private static create(providers: Provider[], imports: NonNullable<DynamicModule['imports']>): DynamicModule {
@@ -26,8 +28,22 @@ export class RateLimitModule {
       module: RateLimitModule,
       global: true,
       imports: [DiscoveryModule, ...imports],
-      providers: [...providers, RateLimitRegistry, RateLimitGuard],
-      exports: [RATE_LIMIT_OPTIONS, RateLimitRegistry, RateLimitGuard],
+      providers: [...providers, RateLimitRegistry, RateLimitGuard, RateLimitInterceptor, RateLimitSetupCheck],
+      exports: [RATE_LIMIT_OPTIONS, RateLimitRegistry, RateLimitGuard, RateLimitInterceptor],
     };
   }
+}
+
+function asyncOptionsProviders(options: RateLimitModuleAsyncOptions): Provider[] {
+  const { useFactory, useClass, useExisting } = options;
+  const given = [useFactory, useClass, useExisting].filter((source) => source !== undefined).length;
+  if (given !== 1) {
+    throw invalidOption('useFactory', `(or useClass, or useExisting): forRootAsync needs exactly one of them, ${given} given`, options);
+  }
+  if (useFactory !== undefined) return [{ provide: RATE_LIMIT_OPTIONS, useFactory, inject: options.inject ?? [] }];
+  const fromFactory = (factory: RateLimitOptionsFactory) => factory.createRateLimitOptions();
+  if (useClass !== undefined) {
+    return [useClass, { provide: RATE_LIMIT_OPTIONS, useFactory: fromFactory, inject: [useClass] }];
+  }
+  return [{ provide: RATE_LIMIT_OPTIONS, useFactory: fromFactory, inject: [useExisting!] }];
 }

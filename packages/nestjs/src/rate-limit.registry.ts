@@ -1,13 +1,31 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { createHttpLimiter, type HttpLimiter, type HttpRequestChecker, MemoryStore, type Store, TollgateError } from '@tollgate/core';
-import type { RateLimitModuleOptions, RateLimitRules, RateLimitSpec } from './options.js';
+import { createHttpLimiter, MemoryStore, type Store, TollgateError } from '@tollgate/core';
+import { invalidOption } from './invalid-option.js';
+import type { RateLimitBudget, RateLimitModuleOptions, RateLimitRules, RateLimitSpec, RouteRule } from './options.js';
+import { withHandler } from './route-rule.js';
 import { ruleSetLimiter } from './rule-set-limiter.js';
 import { RATE_LIMIT_OPTIONS, RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';
 
 // biome-ignore lint/complexity/noBannedTypes: Nest hands guards classes and handlers as plain functions
 type Target = Function;
+
+/** A route (controller or resolver method) with a `@RateLimit()` of its own or of its class. */
+export interface DecoratedRoute {
+  classRef: Target;
+  handler: Target;
+}
+
+/**
+ * Where a rule's budget lives: its id (what follows the module's prefix in the default prefix),
+ * its owner, and for a per-handler budget what follows an explicit `prefix`.
+ */
+interface Scope {
+  id: string;
+  owner: object;
+  prefixSuffix?: string;
+}
 
 const MAX_PREFIX_LENGTH = 64;
 
@@ -15,19 +33,21 @@ const MAX_PREFIX_LENGTH = 64;
  * Builds one HttpLimiter per rule — the module's default rule, each decorated controller, each
  * decorated handler — once, and tells the guard which ones apply to a route. Every rule gets
  * its own key prefix (`<prefix>:<Controller>`, `<prefix>:<Controller>.<handler>`, `...[i]` for
- * the i-th of several), so no two rules ever share an identity; two rules claiming one prefix
- * is an error.
+ * the i-th of several; `<Controller>.<handler>` for every handler of a `'per-handler'` budget),
+ * so no two rules ever share an identity; two rules claiming one prefix is an error.
  */
 @Injectable()
 export class RateLimitRegistry implements OnModuleInit {
   private readonly basePrefix: string;
   private readonly store: Store;
-  private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix' | 'rules' | 'user'>;
+  private budget: RateLimitBudget = 'shared';
+  private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix' | 'rules' | 'user' | 'budget'>;
   /** The module's rule set: routes without a decorator of their own are limited by the rule a request matches. */
-  private ruleSet: HttpRequestChecker | undefined;
-  private readonly byPrefix = new Map<string, { owner: object; limiter: HttpLimiter }>();
-  private readonly byRoute = new WeakMap<Target, Map<Target, readonly HttpRequestChecker[]>>();
-  private readonly checked = new WeakMap<object, Set<HttpRequestChecker>>();
+  private ruleSet: RouteRule | undefined;
+  private readonly byPrefix = new Map<string, { owner: object; limiter: RouteRule }>();
+  private readonly byRoute = new WeakMap<Target, Map<Target, readonly RouteRule[]>>();
+  private readonly checked = new WeakMap<object, Set<RouteRule>>();
+  private readonly decorated: DecoratedRoute[] = [];
 
   constructor(
     @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
@@ -35,18 +55,18 @@ export class RateLimitRegistry implements OnModuleInit {
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
   ) {
-    const { defaultRule: _rule, store, prefix = 'tollgate', rules: _rules, user: _user, ...defaults } = options;
+    const { defaultRule: _rule, store, prefix = 'tollgate', rules: _rules, user: _user, budget: _budget, ...defaults } = options;
     this.basePrefix = prefix;
     this.store = store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
     this.defaults = defaults;
   }
 
   /**
-   * True when `limiter` already checked this invocation (its arguments array, one per request or
-   * message): the guard ran twice on one route (globally and on the controller), and a request
-   * must count once per rule.
+   * True when `limiter` already checked this invocation (the HTTP request, or the arguments array
+   * of a message): the guard ran twice on one route (globally and on the controller), or the
+   * guard and the interceptor both ran, and a request must count once per rule.
    */
-  checkedBefore(invocation: object, limiter: HttpRequestChecker): boolean {
+  checkedBefore(invocation: object, limiter: RouteRule): boolean {
     const seen = this.checked.get(invocation);
     if (seen?.has(limiter)) return true;
     if (seen) seen.add(limiter);
@@ -56,6 +76,7 @@ export class RateLimitRegistry implements OnModuleInit {
 
   /** Builds every rule at startup, so a bad spec or a prefix clash fails the boot, not a request. */
   onModuleInit(): void {
+    this.budget = budgetOf(this.options.budget ?? 'shared', 'budget');
     this.ruleSet = ruleSetLimiter(this.options);
     for (const wrapper of [...this.discovery.getControllers(), ...this.discovery.getProviders()]) {
       const classRef = wrapper.metatype;
@@ -64,13 +85,20 @@ export class RateLimitRegistry implements OnModuleInit {
       if (prototype === undefined) continue;
       for (const name of this.scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
-        if (typeof handler === 'function') this.limitersFor(classRef, handler);
+        if (typeof handler !== 'function') continue;
+        const limited = this.limitersFor(classRef, handler).length > 0;
+        if (limited && this.isDecorated(classRef, handler)) this.decorated.push({ classRef, handler });
       }
     }
   }
 
+  /** The routes limited by a `@RateLimit()` (found at startup): what must be enforced by the guard or the interceptor. */
+  decoratedRoutes(): readonly DecoratedRoute[] {
+    return this.decorated;
+  }
+
   /** The limiters of the route `classRef`/`handler`, in the order they are checked; none when the route is not limited. */
-  limitersFor(classRef: Target, handler: Target): readonly HttpRequestChecker[] {
+  limitersFor(classRef: Target, handler: Target): readonly RouteRule[] {
     let routes = this.byRoute.get(classRef);
     if (routes === undefined) {
       routes = new Map();
@@ -84,26 +112,41 @@ export class RateLimitRegistry implements OnModuleInit {
     return limiters;
   }
 
-  private resolve(classRef: Target, handler: Target): readonly HttpRequestChecker[] {
+  private isDecorated(classRef: Target, handler: Target): boolean {
+    return this.reflector.get(RATE_LIMIT_RULE, handler) !== undefined || this.reflector.get(RATE_LIMIT_RULE, classRef) !== undefined;
+  }
+
+  private resolve(classRef: Target, handler: Target): readonly RouteRule[] {
     const className = classRef.name || 'anonymous';
+    const own: Scope = { id: `${className}.${handler.name}`, owner: handler };
     if (this.reflector.get(SKIP_RATE_LIMIT, handler)) return [];
     const handlerRules = this.reflector.get<RateLimitRules | undefined>(RATE_LIMIT_RULE, handler);
-    if (handlerRules) return this.buildAll(handlerRules, `${className}.${handler.name}`, handler);
+    if (handlerRules) return this.buildAll(handlerRules, own, own);
     if (this.reflector.get(SKIP_RATE_LIMIT, classRef)) return [];
     const classRules = this.reflector.get<RateLimitRules | undefined>(RATE_LIMIT_RULE, classRef);
-    if (classRules) return this.buildAll(classRules, className, classRef);
+    const perHandler = { ...own, prefixSuffix: `.${handler.name}` };
+    if (classRules) return this.buildAll(classRules, { id: className, owner: classRef }, perHandler);
     const { defaultRule } = this.options;
-    if (defaultRule) return [this.build(defaultRule, 'default', this.options)];
+    if (defaultRule) {
+      const scope = this.budget === 'per-handler' ? { id: `default.${own.id}`, owner: handler } : { id: 'default', owner: this.options };
+      return [this.build(defaultRule, scope)];
+    }
     return this.ruleSet ? [this.ruleSet] : [];
   }
 
-  private buildAll(rules: RateLimitRules, id: string, owner: object): HttpLimiter[] {
-    if (!Array.isArray(rules)) return [this.build(rules as RateLimitSpec, id, owner)];
-    return rules.map((rule, i) => this.build(rule, `${id}[${i}]`, owner));
+  /** The limiters of `rules`: each under `shared` (one budget for the rule), or `perHandler` when its budget says so. */
+  private buildAll(rules: RateLimitRules, shared: Scope, perHandler: Scope): RouteRule[] {
+    const list: readonly RateLimitSpec[] = Array.isArray(rules) ? rules : [rules as RateLimitSpec];
+    return list.map((rule, i) => {
+      const field = Array.isArray(rules) ? `budget[${i}]` : 'budget';
+      const scope = budgetOf(rule.budget ?? this.budget, field) === 'per-handler' ? perHandler : shared;
+      return this.build(rule, { ...scope, id: Array.isArray(rules) ? `${scope.id}[${i}]` : scope.id });
+    });
   }
 
-  private build(spec: RateLimitSpec, id: string, owner: object): HttpLimiter {
-    const prefix = spec.prefix ?? this.prefixOf(id);
+  private build(rule: RateLimitSpec, { id, owner, prefixSuffix = '' }: Scope): RouteRule {
+    const { budget: _budget, handler, ...spec } = rule;
+    const prefix = spec.prefix === undefined ? this.prefixOf(id) : `${spec.prefix}${prefixSuffix}`;
     const existing = this.byPrefix.get(prefix);
     if (existing !== undefined) {
       if (existing.owner === owner) return existing.limiter;
@@ -113,7 +156,9 @@ export class RateLimitRegistry implements OnModuleInit {
         'prefix',
       );
     }
-    const limiter = createHttpLimiter({ ...this.defaults, ...spec, store: this.store, prefix });
+    const { handler: defaultHandler, ...defaults } = this.defaults;
+    const http = createHttpLimiter({ ...defaults, ...spec, store: this.store, prefix });
+    const limiter = withHandler(http, handler ?? defaultHandler);
     this.byPrefix.set(prefix, { owner, limiter });
     return limiter;
   }
@@ -123,4 +168,9 @@ export class RateLimitRegistry implements OnModuleInit {
     if (prefix.length <= MAX_PREFIX_LENGTH) return prefix;
     return `${this.basePrefix}:#${createHash('sha256').update(id).digest('base64url').slice(0, 16)}`;
   }
+}
+
+function budgetOf(budget: unknown, field: string): RateLimitBudget {
+  if (budget === 'shared' || budget === 'per-handler') return budget;
+  throw invalidOption(field, "must be 'shared' or 'per-handler'", budget);
 }

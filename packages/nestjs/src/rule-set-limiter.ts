@@ -1,11 +1,6 @@
-import {
-  createHttpLimiter,
-  type HttpRequestChecker,
-  type HttpRequestInfo,
-  type HttpRuleSetOptions,
-  type RuleSet,
-  TollgateError,
-} from '@tollgate/core';
+import { createHttpLimiter, type HttpRequestInfo, type HttpRuleSetOptions, type RuleSet, TollgateError } from '@tollgate/core';
+import type { RateLimitHandler, RouteRule } from './options.js';
+import { withHandler } from './route-rule.js';
 
 /** The module options that apply a rule set to every route without a decorator of its own. */
 export interface RateLimitRuleSetOptions {
@@ -36,7 +31,9 @@ const SHARED_HTTP_FIELDS = [
 ] as const;
 
 /** The limiter of the module's rule set, with the module's HTTP options; undefined without `rules`. */
-export function ruleSetLimiter(options: RateLimitRuleSetOptions & { defaultRule?: unknown }): HttpRequestChecker | undefined {
+export function ruleSetLimiter(
+  options: RateLimitRuleSetOptions & { defaultRule?: unknown; handler?: RateLimitHandler },
+): RouteRule | undefined {
   const { rules } = options;
   if (rules === undefined) return undefined;
   if (options.defaultRule !== undefined) {
@@ -52,5 +49,5 @@ export function ruleSetLimiter(options: RateLimitRuleSetOptions & { defaultRule?
       (options as Record<string, unknown>)[field],
     ]),
   );
-  return createHttpLimiter({ ...shared, rules } as HttpRuleSetOptions);
+  return withHandler(createHttpLimiter({ ...shared, rules } as HttpRuleSetOptions), options.handler);
 }

@@ -93,7 +93,7 @@ describe.each(MATRIX)('in-flight requests on %s with the %s store', (platform, s
       imports: [
         RateLimitModule.forRoot({
           // Client time: Redis decides on the virtual clock, which stands still, so slots and windows are exact.
-          store: stores.create(storeKind, clock, { time: 'client' }),
+          store: stores.create(storeKind, clock),
           clock: clock.now,
           prefix: uniquePrefix(),
           events: { delayed: () => delayed++ },

@@ -1,5 +1,37 @@
 import { parseDuration } from '../duration.js';
 import { invalidSpec } from '../errors.js';
+import type { Policy } from './types.js';
+
+/**
+ * The longest time span any limit may describe (a window, an emission interval × burst, a
+ * wait): 50 years. Every state then stays a whole number below 2^53 microseconds past any
+ * epoch time this century, and every TTL the Lua steps send to Redis is a plain integer.
+ */
+export const MAX_SPAN_MS = 50 * 365 * 86_400_000;
+
+/** A duration (see `parseDuration`) of at most MAX_SPAN_MS; `fallback` when the field is absent. */
+export function span(spec: Readonly<Record<string, unknown>>, key: string, path: string, fallback?: number): number {
+  const ms = parseDuration(spec[key] ?? fallback, `${path}.${key}`);
+  if (ms > MAX_SPAN_MS) throw invalidSpec(`${path}.${key}`, 'must be at most 50 years', spec[key]);
+  return ms;
+}
+
+/**
+ * The interval between units at `rate` per `periodMs`, in whole microseconds: at least 1 µs,
+ * and `units` of them (the burst) within MAX_SPAN_MS. Errors name `rate` (too high or too low).
+ */
+export function emissionIntervalUs(rate: number, periodMs: number, path: string): number {
+  const intervalUs = Math.round((periodMs * 1000) / rate);
+  if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
+  if (!(intervalUs <= MAX_SPAN_MS * 1000)) throw invalidSpec(`${path}.rate`, 'is too low: one request per 50 years at least', rate);
+  return intervalUs;
+}
+
+/** Refuses a burst whose emission intervals add up to more than MAX_SPAN_MS. */
+export function burstWithinSpan(burst: number, intervalUs: number, field: string): number {
+  if (burst * intervalUs > MAX_SPAN_MS * 1000) throw invalidSpec(field, 'is too high: burst × interval must be at most 50 years', burst);
+  return burst;
+}
 
 /** A finite number > 0. */
 export function positiveNumber(spec: Readonly<Record<string, unknown>>, key: string, path: string): number {
@@ -31,7 +63,7 @@ export function reserveDelayMs(spec: Readonly<Record<string, unknown>>, path: st
     return 0;
   }
   if (spec.maxDelay === undefined) throw invalidSpec(`${path}.maxDelay`, "is required with mode: 'reserve'", undefined);
-  return parseDuration(spec.maxDelay, `${path}.maxDelay`);
+  return span(spec, 'maxDelay', path);
 }
 
 /** `limit` units per `window`: the params of the window algorithms. */
@@ -41,12 +73,12 @@ export interface LimitPerWindow {
 }
 
 export function limitPerWindow(spec: Readonly<Record<string, unknown>>, path: string): LimitPerWindow {
-  return { limit: positiveInteger(spec, 'limit', path), windowMs: parseDuration(spec.window, `${path}.window`) };
+  return { limit: positiveInteger(spec, 'limit', path), windowMs: span(spec, 'window', path) };
 }
 
 /** What every window algorithm hands to its Lua step and advertises in headers. */
 export const LIMIT_PER_WINDOW = {
   luaArgs: (p: LimitPerWindow): readonly number[] => [p.limit, p.windowMs],
   limit: (p: LimitPerWindow): number => p.limit,
-  policy: (p: LimitPerWindow) => ({ quota: p.limit, windowMs: p.windowMs }),
+  policy: (p: LimitPerWindow): Policy => ({ quota: p.limit, windowMs: p.windowMs }),
 };

@@ -23,8 +23,17 @@ export interface StepResult<S> extends Outcome {
 
 /** How a limit is advertised in the `RateLimit-Policy` header: `quota` units per `windowMs`. */
 export interface Policy {
+  /** The most that can pass at once: `Decision.limit`, so `remaining` never exceeds it. */
   quota: number;
   windowMs: number;
+  /** `'concurrent-requests'`: `quota` requests in flight at once, over no time window. Default: requests per `windowMs`. */
+  unit?: 'concurrent-requests';
+  /**
+   * How long the limit takes from one available unit back to full: when `remaining` is 0, one
+   * unit is available again after `resetAfterMs - refillMs`. Absent when a decision does not
+   * tell when the next unit comes back (the sliding windows).
+   */
+  refillMs?: number;
 }
 
 /**
@@ -67,6 +76,12 @@ export interface Algorithm<P, S> {
   readonly redisSortedSet?: boolean;
   /** True when `step` stores one member per request, named after the operation's token. */
   readonly needsToken?: boolean;
+  /**
+   * `limiter.wait`: these params in reserve mode, where an admitted request may be given a
+   * `delayMs` of up to `maxDelayMs` (its slot, taken atomically). Absent, or returning
+   * undefined, when the algorithm cannot hand out future slots: a waiter then retries.
+   */
+  reserving?(params: P, maxDelayMs: number): P | undefined;
   /**
    * True when a denial of a cost-1 request holds, with nothing else changing, until
    * `retryAfterMs` has passed: a denial writes no state, while one is in force no consume can

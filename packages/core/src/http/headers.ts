@@ -1,4 +1,4 @@
-import type { Decision } from '../decision.js';
+import type { Decision, LimitDecision } from '../decision.js';
 import type { BoundLimit } from '../stores/store.js';
 import type { HeaderStyle } from './types.js';
 
@@ -9,25 +9,59 @@ export function ceilSeconds(ms: number): number {
 
 /**
  * `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11), one list member per limit:
- * `"name";q=<quota>;w=<window seconds>`. It never changes for a rule, so it is built once.
- * A window shorter than a second, or not a whole number of seconds, is rounded up: the policy
- * then understates the rate, and a client that follows it is never limited.
+ * `"name";q=<quota>;w=<window seconds>`, or `"name";q=<slots>;qu="concurrent-requests"` for a
+ * concurrency limit, which has no time window. `q` is what the limit admits at once (in reserve
+ * mode the burst plus what it may borrow), the same units `r` counts. It never changes for a
+ * rule, so it is built once. A window shorter than a second, or not a whole number of seconds,
+ * is rounded up: the policy then understates the rate, and a client that follows it is never limited.
  */
 export function policyHeader(limits: readonly BoundLimit[]): string {
   return limits
     .map((limit) => {
-      const { quota, windowMs } = limit.algorithm.policy(limit.params);
-      return `"${limit.name}";q=${Math.floor(quota)};w=${Math.max(1, ceilSeconds(windowMs))}`;
+      const { quota, windowMs, unit } = limit.algorithm.policy(limit.params);
+      const item = `"${limit.name}";q=${Math.floor(quota)}`;
+      return unit === 'concurrent-requests' ? `${item};qu="concurrent-requests"` : `${item};w=${Math.max(1, ceilSeconds(windowMs))}`;
     })
     .join(', ');
 }
 
-/** `RateLimit`: `"name";r=<remaining>;t=<seconds until the limit is back to full>` for every limit. */
+/**
+ * The `Retry-After` seconds a response to this decision carries: the wait of a denial, or the
+ * delay of a shaped (held) admission; undefined when there is none to tell.
+ */
+export function retryAfterSeconds(decision: Decision): number | undefined {
+  if (decision.allowed) return decision.delayMs > 0 ? ceilSeconds(decision.delayMs) : undefined;
+  return Number.isFinite(decision.retryAfterMs) ? ceilSeconds(decision.retryAfterMs) : undefined;
+}
+
+/**
+ * The effective window `t` of one limit, in ms (-11 §4.1.2: the time within which the client can
+ * use no more than `r`). With units left: until the limit is full again. Exhausted: until one
+ * unit is back (a denial's own wait, or what the algorithm's policy tells), never later; omitted
+ * when that is unknown, and for concurrency, which has no time window.
+ */
+function effectiveWindowMs(part: LimitDecision): number | undefined {
+  const { policy } = part;
+  if (policy.unit === 'concurrent-requests') return undefined;
+  if (part.remaining > 0) return part.resetAfterMs;
+  if (!part.allowed && Number.isFinite(part.retryAfterMs)) return part.retryAfterMs;
+  return policy.refillMs === undefined ? undefined : Math.max(0, part.resetAfterMs - policy.refillMs);
+}
+
+/**
+ * `RateLimit`: `"name";r=<remaining>;t=<effective window seconds>` for every limit. On a response
+ * that also carries `Retry-After`, no `t` ends later than it (-11 §6).
+ */
 export function rateLimitHeader(decision: Decision): string {
+  const retryAfter = retryAfterSeconds(decision);
   let value = '';
   for (const part of decision.limits) {
     if (value !== '') value += ', ';
-    value += `"${part.name}";r=${Math.max(0, part.remaining)};t=${ceilSeconds(part.resetAfterMs)}`;
+    value += `"${part.name}";r=${Math.max(0, part.remaining)}`;
+    const windowMs = effectiveWindowMs(part);
+    if (windowMs === undefined) continue;
+    const seconds = ceilSeconds(windowMs);
+    value += `;t=${retryAfter === undefined ? seconds : Math.min(seconds, retryAfter)}`;
   }
   return value;
 }

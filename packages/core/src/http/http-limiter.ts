@@ -3,6 +3,7 @@ import { type CreateLimiterOptions, createLimiter } from '../limiter.js';
 import { compileAllowList } from './allow-list.js';
 import { policyHeader } from './headers.js';
 import { ipIdentity, normaliseIp } from './ip.js';
+import { refuseForeignOptions, translateMigratedOptions } from './migrated-options.js';
 import { defaultPrefix, HTTP_FIELDS, validateBehaviour } from './options.js';
 import { createRuleSetHttpLimiter } from './rule-set-http-limiter.js';
 import type {
@@ -32,8 +33,11 @@ export function createHttpLimiter(options: HttpRateLimitOptions | HttpRuleSetOpt
   if (typeof options !== 'object' || options === null) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `options must be an object (got ${describeValue(options)})`, 'options');
   }
-  if ('rules' in options) return createRuleSetHttpLimiter(options);
-  return createInlineHttpLimiter(options);
+  if ('rules' in options) {
+    refuseForeignOptions(options);
+    return createRuleSetHttpLimiter(options);
+  }
+  return createInlineHttpLimiter(translateMigratedOptions(options));
 }
 
 function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
@@ -55,13 +59,10 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
 
   async function identify(info: HttpRequestInfo, address: string | undefined): Promise<string> {
     const custom = key === undefined ? undefined : await key(info.raw, info);
-    if (custom === undefined) return ipKey(address);
-    if (typeof custom !== 'string' || custom === '') {
-      throw new TollgateError(
-        'ERR_TOLLGATE_INVALID_KEY',
-        `key() must return a non-empty string or undefined (got ${describeValue(custom)})`,
-        'key',
-      );
+    // '' usually comes from the client (an empty `x-api-key:` header): limit it by its address, never answer 500.
+    if (custom === undefined || custom === '') return ipKey(address);
+    if (typeof custom !== 'string') {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a string or undefined (got ${describeValue(custom)})`, 'key');
     }
     return `key:${custom}`;
   }

@@ -1,15 +1,19 @@
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
+export { headerText, mergeRateLimitHeaders } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
 export type {
   HeaderStyle,
   HttpBehaviourOptions,
   HttpLimiter,
   HttpRateLimitOptions,
+  HttpRejection,
   HttpRequestChecker,
   HttpRequestInfo,
   HttpRuleSetLimiter,
   HttpRuleSetOptions,
+  HttpRuleSpec,
   HttpVerdict,
   ResponseType,
+  WindowMsRule,
 } from './types.js';

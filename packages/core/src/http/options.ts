@@ -16,6 +16,7 @@ export const HTTP_FIELDS: ReadonlySet<string> = new Set([
   'storeErrorStatusCode',
   'skipFailedRequests',
   'skipSuccessfulRequests',
+  'handler',
 ]);
 
 const HEADER_STYLES: readonly (HeaderStyle | false)[] = ['draft', 'draft+legacy', 'legacy', false];
@@ -27,7 +28,7 @@ function invalid(field: string, expectation: string, value: unknown): TollgateEr
 
 /** Checks the HTTP options (not the rule: createLimiter does that). */
 export function validateBehaviour(options: HttpBehaviourOptions): void {
-  for (const field of ['key', 'skip'] as const) {
+  for (const field of ['key', 'skip', 'handler'] as const) {
     if (options[field] !== undefined && typeof options[field] !== 'function') throw invalid(field, 'must be a function', options[field]);
   }
   const { ipv6Subnet, headers, responseType, message } = options;

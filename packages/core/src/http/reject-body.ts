@@ -18,15 +18,15 @@ function describe(decision: Decision): string {
   return `Too many requests: retry in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 }
 
-/** The body of a rejected request: the default one of `responseType`, or the user's `message`. */
-export function rejectBody(
+/** The body of a rejected request: the default one of `responseType`, or the user's `message` (which may be async). */
+export async function rejectBody(
   message: HttpBehaviourOptions['message'],
   responseType: ResponseType,
   status: number,
   req: unknown,
   decision: Decision,
-): RejectBody {
-  const custom = typeof message === 'function' ? message(req, decision) : message;
+): Promise<RejectBody> {
+  const custom = typeof message === 'function' ? await message(req, decision) : message;
   const title = STATUS_CODES[status] ?? 'Too Many Requests';
   if (custom !== undefined && typeof custom !== 'string') {
     return { contentType: responseType === 'problem+json' ? PROBLEM : JSON_TYPE, body: JSON.stringify(custom) };

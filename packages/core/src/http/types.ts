@@ -25,7 +25,7 @@ export type ResponseType = 'text' | 'json' | 'problem+json';
 export interface HttpBehaviourOptions {
   /**
    * Identity of a request. Default: client IP (IPv6 grouped by `ipv6Subnet`, IPv4-mapped IPv6 normalised).
-   * Return undefined to fall back to the IP.
+   * Return undefined, or '' (an empty header), to fall back to the IP.
    */
   // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
   key?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
@@ -45,7 +45,14 @@ export interface HttpBehaviourOptions {
   responseType?: ResponseType;
   /** Custom body: a string/object, or a function of the request and decision. */
   // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
-  message?: string | object | ((req: any, decision: Decision) => string | object);
+  message?: string | object | ((req: any, decision: Decision) => string | object | Promise<string | object>);
+  /**
+   * Answers a rejected request instead of the default body: full control of the response, sync
+   * or async. Its arguments are the adapter's (Express `(req, res, next, rejection)`, Koa
+   * `(ctx, next, rejection)`, Nest `(req, res, verdict)`); core only checks it is a function.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each adapter types its own arguments
+  handler?: (...args: any[]) => unknown;
   /** Status of a rejected request. Default 429. */
   statusCode?: number;
   /**
@@ -59,8 +66,17 @@ export interface HttpBehaviourOptions {
   skipSuccessfulRequests?: boolean;
 }
 
+/**
+ * express-rate-limit's rule, accepted as is: `limit` (or its older name `max`) requests per
+ * `windowMs` milliseconds, a fixed window per client starting with its first request.
+ */
+export type WindowMsRule = { name?: string; windowMs: number } & ({ limit: number } | { max: number });
+
+/** A rule as the HTTP layer takes it: any spec form of createLimiter, or express-rate-limit's `{ windowMs, limit }`. */
+export type HttpRuleSpec = RuleSpec | WindowMsRule;
+
 /** Options every adapter accepts: a rule (any spec form of createLimiter, incl. `limits: [...]`) plus the HTTP behaviour. */
-export type HttpRateLimitOptions = RuleSpec & LimiterOptions & HttpBehaviourOptions;
+export type HttpRateLimitOptions = HttpRuleSpec & LimiterOptions & HttpBehaviourOptions;
 
 /**
  * Options of an HTTP limiter driven by a rule set: each request is limited by the rule it
@@ -108,3 +124,6 @@ export type HttpVerdict =
       settle(statusCode: number | undefined): void;
     }
   | { action: 'reject'; decision: Decision; status: number; headers: [string, string][]; contentType: string; body: string };
+
+/** A rejected request's verdict: the decision, and the status, headers, content type and body to answer with. */
+export type HttpRejection = Extract<HttpVerdict, { action: 'reject' }>;

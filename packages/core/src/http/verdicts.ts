@@ -41,12 +41,12 @@ export function verdictMaker(behaviour: HttpBehaviourOptions, clock: Clock): Dec
     return { action: 'pass', decision, headers, delayMs: decision.delayMs, settle: settler(limiter, identity, decision) };
   }
 
-  function rejectVerdict(policy: string, decision: Decision, raw: unknown): HttpVerdict {
+  async function rejectVerdict(policy: string, decision: Decision, raw: unknown): Promise<HttpVerdict> {
     const headers = decisionHeaders(style, policy, decision, clock);
     if (Number.isFinite(decision.retryAfterMs)) headers.push(['Retry-After', String(ceilSeconds(decision.retryAfterMs))]);
     headers.push(['Cache-Control', 'no-store']);
     const code = decision.source === 'policy' ? storeErrorStatus : status;
-    return { action: 'reject', decision, status: code, headers, ...rejectBody(message, responseType, code, raw, decision) };
+    return { action: 'reject', decision, status: code, headers, ...(await rejectBody(message, responseType, code, raw, decision)) };
   }
 
   return async (limiter, policy, identity, raw) => {

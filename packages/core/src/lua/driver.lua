@@ -47,9 +47,8 @@ local function read_rules(a)
       end
     end
     rules[r] = { algos = algos, params = params, slot = slot, own = own, packed = packed, key_count = offset }
-    a = a + 1
   end
-  return rules, a
+  return rules, a + 1
 end
 
 -- The states of a packed value, one per string limit (false: none), into `slots`.
@@ -90,6 +89,37 @@ local function write_packed(key, count, old, fresh, fresh_ttl)
   end
 end
 
+-- Redis keeps what a script wrote before one of its commands failed. So before anything is
+-- written, a batch of several ops (or a refund or release, which write limit by limit) reads
+-- every key as its algorithm will: a key of another type fails the whole batch with WRONGTYPE
+-- while nothing is written yet, never one op after another op was charged.
+local function check_types(rules, a)
+  local strings, k = {}, 1
+  for _ = 1, tonumber(ARGV[a]) do
+    local rule = rules[tonumber(ARGV[a + 5])]
+    a = a + 5
+    local sorted_from = k
+    if rule.packed > 0 then
+      strings[#strings + 1] = KEYS[k]
+      sorted_from = k + 1
+    end
+    for key = sorted_from, k + rule.key_count - 1 do redis.call('ZCARD', KEYS[key]) end
+    k = k + rule.key_count
+  end
+  -- In chunks: unpack() of a whole large batch would overflow Lua's stack.
+  for from = 1, #strings, 1000 do
+    local to = math.min(#strings, from + 999)
+    local values = redis.call('MGET', unpack(strings, from, to))
+    local missed = {}
+    for i = from, to do
+      if not values[i - from + 1] then missed[#missed + 1] = strings[i] end
+    end
+    if #missed > 0 and redis.call('EXISTS', unpack(missed)) > 0 then
+      for _, key in ipairs(missed) do redis.call('GET', key) end
+    end
+  end
+end
+
 local function write(algo, key, state, ttl)
   if ttl > 0 then (algo.commit or set_state)(key, state, ttl) else redis.call('DEL', key) end
 end
@@ -110,6 +140,8 @@ local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
 local old_slots, fresh, fresh_ttl = {}, {}, {}
 
 local rules, a = read_rules(2)
+local first_kind = ARGV[a + 1]
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then check_types(rules, a) end
 local reply = {}
 local r, k = 0, 1
 for _ = 1, tonumber(ARGV[a]) do

@@ -92,7 +92,9 @@ function compileRule(rule: Fields, path: string, who: string, ruleOptions: Field
       throw rulesError(`${tierPath}.when`, who, 'is required on every tier but the last', undefined);
     }
     const identity = tier.key === undefined ? ruleIdentity : selector(tier.key, `${tierPath}.key`, who).identity;
-    const limiter = build(limitSpec(tier, tierPath, who), `${name}/${tier.name}`, limiterOptions, path, who);
+    // Each tier counts under a prefix of its own: tiers never share a count, even on one key.
+    const tierOptions = { ...limiterOptions, prefix: `${prefix}/${tier.name}` };
+    const limiter = build(limitSpec(tier, tierPath, who), `${name}/${tier.name}`, tierOptions, path, who);
     return { name: tier.name, when, identity, limiter };
   });
   return { name, matches, tiers };

@@ -13,13 +13,17 @@ export interface RedisRuleLocation {
 }
 
 export interface RedisRuleSetOptions extends LoadRuleSetOptions, RedisRuleLocation {
-  /** Reads the document; a duplicate of it subscribes to the channel. */
+  /**
+   * Reads the document; a duplicate of it subscribes to the channel. The duplicate lives as long
+   * as this client: it is closed by `rules.close()` or when this client ends (`quit()`, `disconnect()`).
+   */
   client: Redis | Cluster;
 }
 
 /**
  * A rule set held in Redis: every instance reads it from `key` and reloads when a change is
- * published on `channel` (and after reconnecting, to catch up). `watch` defaults to true.
+ * published on `channel` (and after reconnecting, to catch up). `watch` defaults to true. Watching
+ * stops with `rules.close()` or when `client` ends, whichever comes first.
  */
 export function loadRedisRuleSet(options: RedisRuleSetOptions): Promise<RuleSet> {
   const { client, key = 'tollgate:rules', channel = `${key}:changed`, ...rest } = options;
@@ -66,7 +70,13 @@ function redisSource(client: Redis | Cluster, key: string, channel: string): Rul
           new TollgateError('ERR_TOLLGATE_STORE', `${name}: cannot subscribe to ${channel}: ${error.message}`, undefined, { cause: error }),
         );
       });
-      return () => subscriber.disconnect();
+      // The subscriber is ours, not the user's: it must not keep the process alive once their client is closed.
+      const stop = () => {
+        client.off('end', stop);
+        subscriber.disconnect();
+      };
+      client.once('end', stop);
+      return stop;
     },
   };
 }

@@ -8,8 +8,9 @@ export interface MemoryStoreOptions {
   clock?: Clock;
   /**
    * Most entries (one per identity and rule, all of its limits together) held at once
-   * (default 1,000,000). When full, expired entries go first, then the longest-held ones: an
-   * evicted identity starts afresh.
+   * (default 1,000,000). When full, expired entries go first, then the longest-held ones of the
+   * rule being written (first-written order; an update keeps an entry's place): an evicted
+   * identity starts afresh.
    */
   maxKeys?: number;
 }
@@ -32,7 +33,7 @@ function ruleKeyspace(keyspaces: readonly Keyspace[]): Keyspace {
 
 /** Entries checked for expiry per new entry: sweeping is spread over traffic, with no timers. */
 const SWEEP_PER_INSERT = 2;
-const SWEEP_WHEN_FULL = 64;
+const SWEEP_WHEN_FULL = 16;
 
 /**
  * The embedded store: every algorithm's TypeScript step over bounded Maps, one per
@@ -46,6 +47,8 @@ export class MemoryStore implements Store {
   private sweepSpaces: Iterator<Map<string, Entry>> | undefined;
   private sweepEntries: Iterator<[string, Entry]> | undefined;
   private sweepSpace: Map<string, Entry> | undefined;
+  /** Per space, the `keys()` iterator eviction resumes from (see `oldestIdentity`). */
+  private readonly evictionCursors = new Map<Map<string, Entry>, Iterator<string>>();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.clock = options.clock ?? Date.now;
@@ -210,8 +213,25 @@ export class MemoryStore implements Store {
     this.sweep(now, SWEEP_WHEN_FULL);
     if (this.entryCount < this.maxKeys) return;
     const victimSpace = space.size > 0 ? space : [...this.spaces.values()].find((s) => s.size > 0);
-    const oldest = victimSpace?.keys().next();
-    if (victimSpace && oldest && !oldest.done) this.remove(victimSpace, oldest.value);
+    if (victimSpace === undefined) return;
+    const oldest = this.oldestIdentity(victimSpace);
+    if (oldest !== undefined) this.remove(victimSpace, oldest);
+  }
+
+  /**
+   * The space's longest-held identity. A fresh `keys()` iterator walks every slot deleted
+   * since the Map last compacted (hundreds of thousands under a flood of new identities), so
+   * one iterator per space is kept across evictions: it passes each slot once. Every entry
+   * it has passed was evicted, so what it yields next is always the oldest live entry.
+   */
+  private oldestIdentity(space: Map<string, Entry>): string | undefined {
+    let next = this.evictionCursors.get(space)?.next();
+    if (next === undefined || next.done) {
+      const cursor = space.keys();
+      this.evictionCursors.set(space, cursor);
+      next = cursor.next();
+    }
+    return next.done ? undefined : next.value;
   }
 
   /** Checks the next `count` entries of a cursor that cycles through every space. */

@@ -11,7 +11,8 @@ export interface RedisStoreOptions {
   client: Redis | Cluster;
   /**
    * Whose clock decides: `'server'` (default) reads Redis `TIME` inside the script, so app
-   * servers with skewed clocks share one timeline; `'client'` passes `clock()` instead.
+   * servers with skewed clocks share one timeline, and a limiter's `clock` is not used for
+   * decisions; `'client'` passes the limiter's `clock` (when it has one) or this store's.
    */
   time?: 'server' | 'client';
   /** Epoch-millisecond clock for `time: 'client'` (default `Date.now`); giving one implies `'client'`. */
@@ -125,7 +126,8 @@ export class RedisStore implements Store {
     const { count, args: ruleArgs, indexOf } = batchRules(batch);
     const opArgs: string[] = [String(batch.length)];
     for (const { operation } of batch) {
-      const now = operation.nowMs ?? this.clock?.();
+      // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
+      const now = this.clock === undefined ? undefined : (operation.nowMs ?? this.clock());
       opArgs.push(
         KIND_CODE[operation.kind],
         now === undefined ? '' : String(now),

@@ -30,7 +30,7 @@ export interface StoreOperation {
   readonly cost: number;
   /** Unique to this operation, for algorithms that keep one member per request (may be ''). */
   readonly token: string;
-  /** The caller's clock reading; absent, the store decides the time. */
+  /** The caller's clock reading; absent, the store decides the time (a RedisStore on server time always does). */
   readonly nowMs?: number | undefined;
 }
 

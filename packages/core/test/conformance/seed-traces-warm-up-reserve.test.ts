@@ -52,15 +52,17 @@ describe.each(['memory', 'redis', 'cluster'] as const)('warm-up and reserve-mode
     const warm = setup({ algorithm: 'warm-up', rate: 2, warmup: '3s' });
     // Stable interval 500 ms, cold 1500 ms; threshold 3 permits, 6 when cold. Spending the
     // stored permits 6→5, 5→4, 4→3 costs the trapezoid areas 1333⅓, 1000, 666⅔ ms (together
-    // the 3 s warm-up), then every permit costs 500 ms. A millisecond clock rounds up.
-    expect(await admittedGaps(warm, 8)).toEqual([1334, 1001, 668, 501, 500, 500, 500]);
+    // the 3 s warm-up), then every permit costs 500 ms. The schedule is kept in µs, as Guava's:
+    // admissions fall on the first ms tick of 1333.333, 2333.333, 2999.999, 3499.999 ms... and
+    // a client retrying on that tick gains no idle time, so the gaps add up to the warm-up.
+    expect(await admittedGaps(warm, 8)).toEqual([1334, 1000, 666, 500, 500, 500, 500]);
     // The last permit was paid 500 ms ahead; idling stores one permit per 500 ms (warm-up /
     // 6 permits). 2.5 s more store 5: the ramp resumes from the 5→4 step.
     warm.advance(3000);
     expect(await admittedGaps(warm, 4)).toEqual([1000, 667, 500]);
     // 3 s of idleness store all 6: fully cold again.
     warm.advance(3500);
-    expect(await admittedGaps(warm, 4)).toEqual([1334, 1001, 668]);
+    expect(await admittedGaps(warm, 4)).toEqual([1334, 1000, 666]);
   });
 
   it('warm-up: one request at a time; a denial changes nothing; coldFactor sets the cold interval', async () => {

@@ -32,7 +32,8 @@ describe('createHttpLimiter', () => {
     expect(header(rejected, 'Retry-After')).toBe('20');
     expect(header(rejected, 'Cache-Control')).toBe('no-store');
     expect(header(rejected, 'RateLimit-Policy')).toBe('"default";q=3;w=60');
-    expect(header(rejected, 'RateLimit')).toBe('"default";r=0;t=60');
+    // Exhausted: the effective window ends when a unit is back, as Retry-After says (-11 §4.1.2, §6).
+    expect(header(rejected, 'RateLimit')).toBe('"default";r=0;t=20');
     expect(header(verdicts[0]!, 'RateLimit')).toBe('"default";r=2;t=20');
     expect(header(verdicts[0]!, 'Retry-After')).toBeUndefined();
   });
@@ -176,8 +177,17 @@ describe('createHttpLimiter', () => {
     expect((await http.check(withKey('203.0.113.9', '203.0.113.1'))).action).toBe('pass');
     expect((await http.check(request('203.0.113.1'))).action).toBe('pass');
     expect((await http.check(request('203.0.113.1'))).action).toBe('reject');
-    const bad = createHttpLimiter({ perMinute: 1, key: () => '' });
+    const bad = createHttpLimiter({ perMinute: 1, key: () => 42 as unknown as string });
     await expect(bad.check(request('203.0.113.1'))).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY', field: 'key' });
+  });
+
+  it("treats an empty key (an empty `x-api-key:` header) as no key: the client's IP is limited", async () => {
+    const http = createHttpLimiter({ perMinute: 1, key: (_req, info) => info.headers['x-api-key'] as string | undefined });
+    const emptyKey = request('203.0.113.1', { headers: { 'x-api-key': '' } });
+    expect((await http.check(emptyKey)).action).toBe('pass');
+    expect((await http.check(request('203.0.113.1'))).action).toBe('reject');
+    expect((await http.check(emptyKey)).action).toBe('reject');
+    expect((await http.check(request('203.0.113.2', { headers: { 'x-api-key': '' } }))).action).toBe('pass');
   });
 
   it('gives every rule its own keys, even identical rules on one store', async () => {

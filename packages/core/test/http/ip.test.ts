@@ -14,6 +14,21 @@ describe('normaliseIp', () => {
     expect(normaliseIp('0:0:0:0:0:ffff:cb00:7107')).toBe('203.0.113.7');
   });
 
+  it('turns IPv4-compatible IPv6 (deprecated, ::a.b.c.d) into the IPv4 it embeds', () => {
+    expect(normaliseIp('::1.2.3.4')).toBe('1.2.3.4');
+    expect(normaliseIp('::5.6.7.8')).toBe('5.6.7.8');
+    expect(normaliseIp('::102:304')).toBe('1.2.3.4');
+    expect(normaliseIp('0:0:0:0:0:0:cb00:7107')).toBe('203.0.113.7');
+  });
+
+  it('keeps loopback and the unspecified address as themselves, in any spelling', () => {
+    expect(normaliseIp('::1')).toBe('::1');
+    expect(normaliseIp('0:0:0:0:0:0:0:1')).toBe('::1');
+    expect(normaliseIp('::')).toBe('::');
+    expect(normaliseIp('0:0::0')).toBe('::');
+    expect(normaliseIp('::ffff:0.0.0.1')).toBe('0.0.0.1');
+  });
+
   it('lower-cases IPv6 and drops a zone index', () => {
     expect(normaliseIp('2001:DB8::1')).toBe('2001:db8::1');
     expect(normaliseIp('fe80::1%eth0')).toBe('fe80::1');
@@ -49,6 +64,12 @@ describe('ipIdentity', () => {
   it('masks partial groups for prefixes that are not a multiple of 16', () => {
     expect(ipIdentity('2001:db8:85ff::1', 40)).toBe('2001:db8:8500::/40');
     expect(ipIdentity('2001:db8::1', 128)).toBe('2001:db8:0:0:0:0:0:1/128');
+  });
+
+  it('gives the addresses of ::/96 identities of their own, not one shared /64', () => {
+    const identities = ['::1.2.3.4', '::5.6.7.8', '::ffff:1.2.3.4', '::1', '::'].map((a) => ipIdentity(normaliseIp(a)!, 64));
+    expect(identities).toEqual(['1.2.3.4', '5.6.7.8', '1.2.3.4', '::1', '::']);
+    expect(ipIdentity(normaliseIp('::2:0:0')!, 64)).toBe('0:0:0:0::/64');
   });
 
   it('keeps the whole address when grouping is off, and IPv4 always', () => {

@@ -53,7 +53,7 @@ describe("onStoreError: 'closed'", () => {
       {
         name: 'default',
         limit: 5,
-        policy: { quota: 5, windowMs: 500 },
+        policy: { quota: 5, windowMs: 500, refillMs: 400 },
         allowed: false,
         remaining: 0,
         resetAfterMs: 0,

@@ -80,3 +80,38 @@ describe('rule set held in Redis', () => {
     await expect(loadRedisRuleSet({ client, key: `absent-${process.pid}` })).rejects.toThrow(/no rule set is stored there/);
   });
 });
+
+describe('the subscriber connection of a rule set held in Redis', () => {
+  async function subscribers(channel: string): Promise<number> {
+    const [, count] = (await admin.pubsub('NUMSUB', channel)) as [string, number];
+    return count;
+  }
+
+  async function waitForSubscribers(channel: string, expected: number): Promise<void> {
+    for (let attempt = 0; attempt < 200 && (await subscribers(channel)) !== expected; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await subscribers(channel)).toBe(expected);
+  }
+
+  it('closes when the user quits their client, without rules.close()', async () => {
+    const key = `rules-${process.pid}-${counter++}`;
+    await publishRuleSet(admin, rulesWithBurst(2), { key });
+    const client = new Redis(target.url);
+    const set = await loadRedisRuleSet({ client, key });
+    await waitForSubscribers(`${key}:changed`, 1);
+    await client.quit();
+    await waitForSubscribers(`${key}:changed`, 0);
+    set.close(); // still allowed afterwards
+  });
+
+  it('closes with rules.close() and leaves the user client open', async () => {
+    const key = `rules-${process.pid}-${counter++}`;
+    await publishRuleSet(admin, rulesWithBurst(2), { key });
+    const set = await instance(key);
+    await waitForSubscribers(`${key}:changed`, 1);
+    set.close();
+    await waitForSubscribers(`${key}:changed`, 0);
+    expect(clients.at(-1)!.status).toBe('ready');
+  });
+});

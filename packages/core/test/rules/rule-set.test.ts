@@ -87,6 +87,27 @@ describe('rule set matching', () => {
     expect(await admitted(set, other, 50)).toBe(10);
   });
 
+  it('keeps each tier its own count, even when tiers key requests the same way', async () => {
+    const tiered = createRuleSet({
+      rules: [
+        {
+          name: 'data',
+          key: 'ip',
+          tiers: [
+            { name: 'vip', when: { key: { header: 'x-plan' }, in: ['vip'] }, limit: { perMinute: 5 } },
+            { name: 'standard', limit: { perMinute: 5 } },
+          ],
+        },
+      ],
+    });
+    const standard = request();
+    const vip = request({ headers: { 'x-plan': 'vip' } });
+    expect(tiered.match(vip)?.key).toBe(tiered.match(standard)?.key);
+    expect(await admitted(tiered, standard, 2)).toBe(2);
+    expect(await admitted(tiered, vip, 10)).toBe(5);
+    expect(await admitted(tiered, standard, 10)).toBe(3);
+  });
+
   it('checks every limit of a multi-limit rule', async () => {
     expect(await admitted(set, request({ path: '/users/7/x', user: '7' }), 5)).toBe(2);
   });

@@ -24,9 +24,9 @@ export class Stores {
     await this.target?.close();
   }
 
-  /** `time: 'client'` makes Redis decide on the clock passed with each call (the test's virtual one) instead of Redis TIME. */
-  create(kind: StoreKind, clock: VirtualClock, { time = 'server' }: { time?: 'server' | 'client' } = {}): Store {
+  /** Either kind decides on the test's virtual clock (for Redis: `time: 'client'` instead of Redis TIME). */
+  create(kind: StoreKind, clock: VirtualClock): Store {
     if (kind === 'memory') return new MemoryStore({ clock: clock.now });
-    return new RedisStore({ client: this.client!, time });
+    return new RedisStore({ client: this.client!, time: 'client', clock: clock.now });
   }
 }

@@ -1,5 +1,4 @@
-import { parseDuration } from '../../duration.js';
-import { positiveInteger } from '../fields.js';
+import { positiveInteger, span } from '../fields.js';
 import type { Algorithm, StepResult } from '../types.js';
 import concurrencyLua from './concurrency.lua';
 
@@ -45,14 +44,14 @@ export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState> = {
   parse(spec, path) {
     return {
       limit: positiveInteger(spec, 'limit', path),
-      leaseTtlMs: parseDuration(spec.leaseTtl, `${path}.leaseTtl`),
+      leaseTtlMs: span(spec, 'leaseTtl', path),
     };
   },
 
   luaArgs: (p) => [p.limit, p.leaseTtlMs],
   limit: (p) => p.limit,
   unitsTaken: () => 1,
-  policy: (p) => ({ quota: p.limit, windowMs: p.leaseTtlMs }),
+  policy: (p) => ({ quota: p.limit, windowMs: p.leaseTtlMs, unit: 'concurrent-requests' }),
 
   step(state, nowMs, { limit, leaseTtlMs }, _cost, token): StepResult<ConcurrencyState> {
     const live = liveExpiries(state, nowMs);

@@ -22,6 +22,8 @@ export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState> = {
   parse: limitPerWindow,
 
   ...LIMIT_PER_WINDOW,
+  // Nothing comes back before the window ends.
+  policy: (p) => ({ ...LIMIT_PER_WINDOW.policy(p), refillMs: 0 }),
 
   step(state, nowMs, { limit, windowMs }, cost) {
     let startMs = nowMs;

@@ -1,6 +1,4 @@
-import { parseDuration } from '../../duration.js';
-import { invalidSpec } from '../../errors.js';
-import { positiveInteger, positiveNumber, reserveDelayMs } from '../fields.js';
+import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, reserveDelayMs, span } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import gcraLua from './gcra.lua';
@@ -29,16 +27,19 @@ export const gcra: Algorithm<GcraParams, GcraState> = {
 
   parse(spec, path) {
     const rate = positiveNumber(spec, 'rate', path);
-    const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
+    const intervalUs = emissionIntervalUs(rate, span(spec, 'period', path, 1000), path);
     const burst = positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate)));
-    const intervalUs = Math.round((periodMs * 1000) / rate);
-    if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
-    return { intervalUs, burst, maxDelayUs: reserveDelayMs(spec, path) * 1000 };
+    return { intervalUs, burst: burstWithinSpan(burst, intervalUs, `${path}.burst`), maxDelayUs: reserveDelayMs(spec, path) * 1000 };
   },
 
   luaArgs: (p) => [p.intervalUs, p.burst, p.maxDelayUs],
   limit: (p) => p.burst + Math.floor(p.maxDelayUs / p.intervalUs),
-  policy: (p) => ({ quota: p.burst, windowMs: (p.intervalUs * p.burst) / 1000 }),
+  // Reserve mode advertises what it admits (the burst plus what it may borrow), as `remaining` counts it.
+  policy: (p) => {
+    const quota = gcra.limit(p);
+    return { quota, windowMs: (p.intervalUs * quota) / 1000, refillMs: ((p.burst - 1) * p.intervalUs + p.maxDelayUs) / 1000 };
+  },
+  reserving: (p, maxDelayMs) => ({ ...p, maxDelayUs: maxDelayMs * 1000 }),
 
   step(tat, nowMs, { intervalUs, burst, maxDelayUs }, cost) {
     const nowUs = nowMs * 1000;

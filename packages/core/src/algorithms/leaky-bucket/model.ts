@@ -1,6 +1,5 @@
-import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
-import { positiveInteger, positiveNumber } from '../fields.js';
+import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, span } from '../fields.js';
 import { refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import leakyBucketLua from './leaky-bucket.lua';
@@ -24,18 +23,17 @@ export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
   parse(spec, path) {
     const mode = spec.mode ?? 'policing';
     const rate = positiveNumber(spec, 'rate', path);
-    const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
-    const intervalUs = Math.round((periodMs * 1000) / rate);
-    if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
+    const intervalUs = emissionIntervalUs(rate, span(spec, 'period', path, 1000), path);
     if (mode === 'policing') {
       if (spec.maxDelay !== undefined) throw invalidSpec(`${path}.maxDelay`, "is only used with mode: 'shaping'", spec.maxDelay);
-      return { mode, intervalUs, burst: positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate))) };
+      const burst = positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate)));
+      return { mode, intervalUs, burst: burstWithinSpan(burst, intervalUs, `${path}.burst`) };
     }
     if (mode !== 'shaping') throw invalidSpec(`${path}.mode`, "must be 'policing' or 'shaping'", mode);
     if (spec.burst !== undefined) {
       throw invalidSpec(`${path}.burst`, "is not used with mode: 'shaping' (the queue is bounded by maxDelay)", spec.burst);
     }
-    const maxDelayUs = parseDuration(spec.maxDelay, `${path}.maxDelay`) * 1000;
+    const maxDelayUs = span(spec, 'maxDelay', path) * 1000;
     return { mode, intervalUs, maxDelayUs, capacity: Math.floor(maxDelayUs / intervalUs) + 1 };
   },
 
@@ -43,8 +41,15 @@ export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
   limit: (p) => (p.mode === 'policing' ? p.burst : p.capacity),
   policy: (p) => {
     const quota = p.mode === 'policing' ? p.burst : p.capacity;
-    return { quota, windowMs: (quota * p.intervalUs) / 1000 };
+    const refillMs = p.mode === 'policing' ? ((p.burst - 1) * p.intervalUs) / 1000 : p.maxDelayUs / 1000;
+    return { quota, windowMs: (quota * p.intervalUs) / 1000, refillMs };
   },
+
+  /** Shaping hands out departure slots; the policing meter has no future slot to give. */
+  reserving: (p, maxDelayMs) =>
+    p.mode === 'shaping'
+      ? { ...p, maxDelayUs: maxDelayMs * 1000, capacity: Math.floor((maxDelayMs * 1000) / p.intervalUs) + 1 }
+      : undefined,
 
   step(state, nowMs, params, cost) {
     return params.mode === 'policing'

@@ -1,3 +1,4 @@
+import { invalidSpec } from '../../errors.js';
 import { LIMIT_PER_WINDOW, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
@@ -11,6 +12,9 @@ export type LogEntry = readonly [atMs: number, member: string];
 /** The same data as the Redis sorted set, in its order: by time, then by member. */
 export type SlidingWindowLogState = readonly LogEntry[];
 
+/** One sorted-set member per unit: a larger limit would let one request write millions of them. */
+const MAX_LOG_LIMIT = 100_000;
+
 /**
  * Sliding window log (seeds 003/004): one entry per admitted unit; a request passes when
  * the entries of the last `window` plus its cost stay within `limit`. Exact, and the
@@ -23,7 +27,17 @@ export const slidingWindowLog: Algorithm<SlidingWindowLogParams, SlidingWindowLo
   denialHoldsUntilRetry: true,
   needsToken: true,
 
-  parse: limitPerWindow,
+  parse(spec, path) {
+    const params = limitPerWindow(spec, path);
+    if (params.limit > MAX_LOG_LIMIT) {
+      throw invalidSpec(
+        `${path}.limit`,
+        `is too high for a log of one entry per unit (at most ${MAX_LOG_LIMIT}; use sliding-window-counter)`,
+        params.limit,
+      );
+    }
+    return params;
+  },
 
   ...LIMIT_PER_WINDOW,
 

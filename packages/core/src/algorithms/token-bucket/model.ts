@@ -1,6 +1,5 @@
-import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
-import { positiveInteger, positiveNumber, reserveDelayMs } from '../fields.js';
+import { MAX_SPAN_MS, positiveInteger, positiveNumber, reserveDelayMs, span } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import tokenBucketLua from './token-bucket.lua';
@@ -24,6 +23,22 @@ export interface TokenBucketState {
 }
 
 /**
+ * Refuses a refill that no arithmetic can follow: at most one token per microsecond, a full
+ * refill within MAX_SPAN_MS, and a scaled capacity that stays an exact whole number.
+ */
+function checkedRefill(p: TokenBucketParams, refillField: string, capacityField: string): TokenBucketParams {
+  if (p.capacity * p.intervalMs > Number.MAX_SAFE_INTEGER) {
+    throw invalidSpec(capacityField, 'is too high: capacity × refill interval (ms) must stay below 2^53', p.capacity);
+  }
+  const tokenUs = (p.intervalMs * 1000) / p.refill;
+  if (tokenUs < 1) throw invalidSpec(refillField, 'is too high: one token per microsecond at most', p.refill);
+  if (!(p.capacity * tokenUs <= MAX_SPAN_MS * 1000)) {
+    throw invalidSpec(refillField, 'is too low: refilling the whole capacity must take at most 50 years', p.refill);
+  }
+  return p;
+}
+
+/**
  * Token bucket (seeds 001/002/004): holds up to `capacity` tokens, refilled continuously.
  * In reserve mode (SmoothBursty) the bucket may go into debt by up to `maxDelay` of refill:
  * a request short of tokens is admitted with `delayMs`, the time until its tokens are due.
@@ -40,18 +55,26 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
       if (spec.refillAmount !== undefined || spec.refillInterval !== undefined) {
         throw invalidSpec(`${path}.refillPerSecond`, 'cannot be combined with refillAmount/refillInterval', spec.refillPerSecond);
       }
-      return { capacity, refill: positiveNumber(spec, 'refillPerSecond', path), intervalMs: 1000, maxDelayMs };
+      const refill = positiveNumber(spec, 'refillPerSecond', path);
+      return checkedRefill({ capacity, refill, intervalMs: 1000, maxDelayMs }, `${path}.refillPerSecond`, `${path}.capacity`);
     }
     if (spec.refillAmount === undefined) {
       throw invalidSpec(`${path}.refillPerSecond`, 'is required (or refillAmount with refillInterval)', undefined);
     }
     const refill = positiveNumber(spec, 'refillAmount', path);
-    return { capacity, refill, intervalMs: parseDuration(spec.refillInterval ?? 1000, `${path}.refillInterval`), maxDelayMs };
+    const intervalMs = span(spec, 'refillInterval', path, 1000);
+    return checkedRefill({ capacity, refill, intervalMs, maxDelayMs }, `${path}.refillAmount`, `${path}.capacity`);
   },
 
   luaArgs: (p) => [p.capacity, p.refill, p.intervalMs, p.maxDelayMs],
   limit: (p) => Math.floor((p.capacity * p.intervalMs + p.maxDelayMs * p.refill) / p.intervalMs),
-  policy: (p) => ({ quota: p.capacity, windowMs: (p.capacity * p.intervalMs) / p.refill }),
+  // Reserve mode advertises what it admits (the capacity plus what it may borrow), as `remaining` counts it.
+  policy: (p) => {
+    const quota = tokenBucket.limit(p);
+    const refillMs = ((p.capacity - 1) * p.intervalMs + p.maxDelayMs * p.refill) / p.refill;
+    return { quota, windowMs: (quota * p.intervalMs) / p.refill, refillMs };
+  },
+  reserving: (p, maxDelayMs) => ({ ...p, maxDelayMs }),
 
   step(state, nowMs, { capacity, refill, intervalMs, maxDelayMs }, cost) {
     const full = capacity * intervalMs;

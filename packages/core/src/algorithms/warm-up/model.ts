@@ -1,6 +1,5 @@
-import { parseDuration } from '../../duration.js';
 import { invalidSpec } from '../../errors.js';
-import { positiveNumber } from '../fields.js';
+import { emissionIntervalUs, MAX_SPAN_MS, positiveNumber, span } from '../fields.js';
 import type { Algorithm } from '../types.js';
 import warmUpLua from './warm-up.lua';
 
@@ -23,7 +22,7 @@ export interface WarmUpParams {
 
 export interface WarmUpState {
   storedPermits: number;
-  /** When the next request may pass, in whole epoch microseconds. */
+  /** When the next request may pass, in whole epoch microseconds (Guava's schedule, not rounded to ms). */
   nextFreeUs: number;
 }
 
@@ -58,15 +57,15 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
 
   parse(spec, path) {
     const rate = positiveNumber(spec, 'rate', path);
-    const periodMs = parseDuration(spec.period ?? 1000, `${path}.period`);
-    const warmupUs = parseDuration(spec.warmup, `${path}.warmup`) * 1000;
+    const stableUs = emissionIntervalUs(rate, span(spec, 'period', path, 1000), path);
+    const warmupUs = span(spec, 'warmup', path) * 1000;
     const coldFactor = spec.coldFactor ?? 3;
     if (typeof coldFactor !== 'number' || !Number.isFinite(coldFactor) || coldFactor < 1) {
       throw invalidSpec(`${path}.coldFactor`, 'must be a finite number >= 1', coldFactor);
     }
-    const stableUs = Math.round((periodMs * 1000) / rate);
-    if (stableUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
     const coldUs = stableUs * coldFactor;
+    if (coldUs > MAX_SPAN_MS * 1000)
+      throw invalidSpec(`${path}.coldFactor`, 'is too high: the cold interval must be at most 50 years', coldFactor);
     const thresholdPermits = (0.5 * warmupUs) / stableUs;
     const maxPermits = thresholdPermits + (2 * warmupUs) / (stableUs + coldUs);
     const slope = (coldUs - stableUs) / (maxPermits - thresholdPermits);
@@ -75,7 +74,7 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
 
   luaArgs: (p) => [p.stableUs, p.thresholdPermits, p.maxPermits, p.slope, p.coolDownUs],
   limit: () => 1,
-  policy: (p) => ({ quota: 1, windowMs: p.stableUs / 1000 }),
+  policy: (p) => ({ quota: 1, windowMs: p.stableUs / 1000, refillMs: 0 }),
 
   step(state, nowMs, p, cost) {
     const nowUs = nowMs * 1000;
@@ -85,9 +84,20 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
       stored = state.storedPermits;
       nextFreeUs = state.nextFreeUs;
       if (nowUs > nextFreeUs) {
-        stored = Math.min(p.maxPermits, stored + (nowUs - nextFreeUs) / p.coolDownUs);
-        nextFreeUs = nowUs;
+        // Clocks tick in whole ms: a caller back at the first tick after nextFreeUs (its
+        // retryAfterMs) is on time, so only the time past that tick is idle and stores permits.
+        // Fully cold, it starts afresh from now, exactly as with no state at all.
+        const idleUs = nowUs - Math.ceil(nextFreeUs / 1000) * 1000;
+        stored += idleUs / p.coolDownUs;
+        nextFreeUs = stored >= p.maxPermits ? nowUs : nextFreeUs + idleUs;
+        stored = Math.min(p.maxPermits, stored);
       }
+    }
+    if (cost * p.stableUs > MAX_SPAN_MS * 1000) {
+      // Its wait would outlast any state Tollgate keeps: such a cost can never pass.
+      const resetAfterMs = Math.ceil((nextFreeUs - nowUs) / 1000);
+      const remaining = resetAfterMs > 0 ? 0 : 1;
+      return { allowed: false, remaining, resetAfterMs, retryAfterMs: Infinity, delayMs: 0, next: undefined, ttlMs: 0 };
     }
     if (nextFreeUs > nowUs) {
       const retryAfterMs = Math.ceil((nextFreeUs - nowUs) / 1000);
@@ -95,13 +105,13 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
     }
     const spend = Math.min(cost, stored);
     const waitUs = storedPermitsToWaitTime(stored, spend, p) + Math.floor((cost - spend) * p.stableUs);
-    const next = { storedPermits: stored - spend, nextFreeUs: nowUs + waitUs };
-    const resetAfterMs = Math.ceil(waitUs / 1000);
+    const next = { storedPermits: stored - spend, nextFreeUs: nextFreeUs + waitUs };
+    const resetAfterMs = Math.max(0, Math.ceil((next.nextFreeUs - nowUs) / 1000));
     // Kept until fully cold again (then equal to no state), plus 1 ms against rounding.
     const coolMs = Math.ceil(((p.maxPermits - next.storedPermits) * p.coolDownUs) / 1000);
     return {
       allowed: true,
-      remaining: waitUs > 0 ? 0 : 1,
+      remaining: next.nextFreeUs > nowUs ? 0 : 1,
       resetAfterMs,
       retryAfterMs: 0,
       delayMs: 0,

@@ -1,6 +1,9 @@
 -- Warm-up (Guava SmoothWarmingUp): mirrors algorithms/warm-up/model.ts line for line.
 -- p = { stable_us, threshold_permits, max_permits, slope, cool_down_us };
 -- state: "<stored permits> <next free epoch us>".
+-- MAX_SPAN_MS of algorithms/fields.ts, in microseconds: a cost whose wait is longer never passes.
+local WARM_UP_MAX_WAIT_US = 50 * 365 * 86400000 * 1000
+
 local function warm_up_wait(stored, take, p)
   local stable, threshold, slope = p[1], p[2], p[4]
   local above = stored - threshold
@@ -22,9 +25,17 @@ ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now, token, v)
   if v then
     stored, next_free = unpack2(v)
     if now_us > next_free then
-      stored = math.min(max_permits, stored + (now_us - next_free) / cool)
-      next_free = now_us
+      local idle = now_us - math.ceil(next_free / 1000) * 1000
+      stored = stored + idle / cool
+      if stored >= max_permits then next_free = now_us else next_free = next_free + idle end
+      stored = math.min(max_permits, stored)
     end
+  end
+  if cost * stable > WARM_UP_MAX_WAIT_US then
+    local reset = math.ceil((next_free - now_us) / 1000)
+    local remaining = 1
+    if reset > 0 then remaining = 0 end
+    return 0, remaining, reset, INFINITE, 0
   end
   if next_free > now_us then
     local retry = math.ceil((next_free - now_us) / 1000)
@@ -33,9 +44,10 @@ ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now, token, v)
   local spend = math.min(cost, stored)
   local wait = warm_up_wait(stored, spend, p) + math.floor((cost - spend) * stable)
   local left = stored - spend
-  local reset = math.ceil(wait / 1000)
+  local new_free = next_free + wait
+  local reset = math.max(0, math.ceil((new_free - now_us) / 1000))
   local cool_ms = math.ceil(((max_permits - left) * cool) / 1000)
   local remaining = 1
-  if wait > 0 then remaining = 0 end
-  return 1, remaining, reset, 0, 0, pack2(left, now_us + wait), reset + cool_ms + 1
+  if new_free > now_us then remaining = 0 end
+  return 1, remaining, reset, 0, 0, pack2(left, new_free), reset + cool_ms + 1
 end }

@@ -1,0 +1,5 @@
+export type { RetryPolicy, ThrottledFetchEvents, ThrottledFetchOptions } from './options.js';
+export type { ThrottledFetch } from './throttled-fetch.js';
+export { createThrottledFetch } from './throttled-fetch.js';
+export type { IgnoredHeader, UpstreamLimits, UpstreamPolicy } from './upstream-headers.js';
+export { readUpstreamLimits } from './upstream-headers.js';

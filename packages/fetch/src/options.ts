@@ -1,0 +1,105 @@
+import { type Clock, type Limiter, MemoryStore, parseDuration, type Store, TollgateError } from '@tollgate/core';
+import type { IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt. Default 2. */
+  limit?: number;
+  /** Methods safe to send again. Default GET, HEAD, OPTIONS, TRACE, PUT, DELETE (RFC 9110 §9.2.2). */
+  methods?: readonly string[];
+  /** Wait before a retry the upstream gave no time for, doubled each retry, in ms. Default 1000. */
+  backoff?: number;
+}
+
+export interface ThrottledFetchEvents {
+  /** The upstream asked every caller of `key` to hold off `pauseMs` (from `header`). */
+  pause?: (event: { key: string; pauseMs: number; header: string; status: number }) => void;
+  /** A 429/503 answer to an idempotent request; it goes out again after `waitMs` at the earliest. */
+  retry?: (event: { key: string; attempt: number; status: number; waitMs: number }) => void;
+  /** A header that was malformed, negative or asked for too long a pause: not followed. */
+  ignoredHeader?: (event: IgnoredHeader & { key: string }) => void;
+  /** The upstream's `RateLimit-Policy`, as it was read. */
+  policy?: (event: { key: string; policies: UpstreamPolicy[] }) => void;
+}
+
+export interface ThrottledFetchOptions {
+  /** The limiter every call waits for (`limiter.wait`), shared through its store. */
+  limiter: Limiter;
+  /** Where pauses are shared: give the limiter's store (a RedisStore) so every process pauses. Default: a MemoryStore (this process only). */
+  store?: Store;
+  /** Start of the pause keys. Default `tollgate:fetch-pause`. */
+  prefix?: string;
+  /** The identity a call is limited and paused by. Default: the URL's host (`api.example.com:8443`). */
+  key?: (request: Request) => string;
+  /** The longest a call may wait for its turn, pauses included; past it the call rejects with `ERR_TOLLGATE_WAIT_TIMEOUT`. Default Infinity. */
+  maxWait?: number | string;
+  /** The longest pause an upstream header is followed for; longer ones are ignored (event `ignoredHeader`). Default 5 minutes. */
+  maxPause?: number | string;
+  /** How 429 and 503 answers to idempotent requests are retried; `false`: never. */
+  retry?: RetryPolicy | false;
+  /** The fetch that sends the calls. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Times the local pause cache and backoff; tests pass a virtual clock. Default Date.now (pauses on Redis use its clock). */
+  clock?: Clock;
+  events?: ThrottledFetchEvents;
+}
+
+export interface ResolvedOptions {
+  limiter: Limiter;
+  store: Store;
+  prefix: string;
+  key: (request: Request) => string;
+  maxWaitMs: number;
+  maxPauseMs: number;
+  retryLimit: number;
+  retryMethods: ReadonlySet<string>;
+  backoffMs: number;
+  fetch: typeof fetch;
+  clock: Clock | undefined;
+  events: ThrottledFetchEvents;
+}
+
+const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'];
+
+export function resolveOptions(options: ThrottledFetchOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw invalid('options', 'must be an object', options);
+  const { limiter, retry = {}, events = {} } = options;
+  if (typeof limiter?.wait !== 'function') throw invalid('limiter', 'must be a limiter from createLimiter', limiter);
+  if (options.store !== undefined && typeof options.store.execute !== 'function') throw invalid('store', 'must be a Store', options.store);
+  if (options.key !== undefined && typeof options.key !== 'function')
+    throw invalid('key', 'must be a function of the Request', options.key);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') throw invalid('fetch', 'must be a fetch function', fetchImpl);
+  if (retry !== false && (typeof retry !== 'object' || retry === null)) throw invalid('retry', 'must be an object or false', retry);
+  const retryLimit = retry === false ? 0 : (retry.limit ?? 2);
+  if (!Number.isSafeInteger(retryLimit) || retryLimit < 0 || retryLimit > 10)
+    throw invalid('retry.limit', 'must be a whole number from 0 to 10', retryLimit);
+  const methods = (retry === false ? undefined : retry.methods) ?? IDEMPOTENT;
+  if (!Array.isArray(methods) || methods.some((m) => typeof m !== 'string'))
+    throw invalid('retry.methods', 'must be an array of method names', methods);
+  return {
+    limiter,
+    store: options.store ?? new MemoryStore(options.clock ? { clock: options.clock } : {}),
+    prefix: options.prefix ?? 'tollgate:fetch-pause',
+    key: options.key ?? ((request) => new URL(request.url).host),
+    maxWaitMs: options.maxWait === undefined ? Number.POSITIVE_INFINITY : duration(options.maxWait, 'maxWait'),
+    maxPauseMs: duration(options.maxPause ?? '5m', 'maxPause'),
+    retryLimit,
+    retryMethods: new Set(methods.map((m) => m.toUpperCase())),
+    backoffMs: duration((retry === false ? undefined : retry.backoff) ?? 1000, 'retry.backoff'),
+    fetch: fetchImpl,
+    clock: options.clock,
+    events,
+  };
+}
+
+function duration(value: unknown, field: string): number {
+  try {
+    return parseDuration(value, field);
+  } catch (error) {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', (error as Error).message, field);
+  }
+}
+
+function invalid(field: string, expectation: string, value: unknown): TollgateError {
+  return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${typeof value})`, field);
+}

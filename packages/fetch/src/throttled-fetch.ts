@@ -1,0 +1,72 @@
+import { TollgateError } from '@tollgate/core';
+import { type ResolvedOptions, resolveOptions, type ThrottledFetchOptions } from './options.js';
+import { SharedPause } from './shared-pause.js';
+import { sleep } from './sleep.js';
+import { PAUSING_STATUSES, readUpstreamLimits } from './upstream-headers.js';
+
+export type ThrottledFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A `fetch` whose calls wait their turn: each waits out any pause of its key (host by default),
+ * then `limiter.wait`s, then goes out. The answer's rate-limit headers pause every caller of the
+ * key, in every process sharing `store`, for as long as the upstream says; a 429 or 503 to an
+ * idempotent request is sent again (up to `retry.limit` times) once the pause is over.
+ */
+export function createThrottledFetch(options: ThrottledFetchOptions): ThrottledFetch {
+  const resolved = resolveOptions(options);
+  const pauses = new SharedPause(resolved.store, resolved.prefix, resolved.clock);
+  const now = resolved.clock ?? Date.now;
+
+  return async function throttledFetch(input, init) {
+    const request = new Request(input, init);
+    const key = resolved.key(request);
+    const deadlineMs = now() + resolved.maxWaitMs;
+    const retries = resolved.retryMethods.has(request.method) ? resolved.retryLimit : 0;
+    for (let attempt = 0; ; attempt++) {
+      await waitForTurn(resolved, pauses, key, deadlineMs - now(), request.signal);
+      const response = await resolved.fetch(retries > attempt ? request.clone() : request);
+      const pauseMs = await learn(resolved, pauses, key, response);
+      if (attempt >= retries || !PAUSING_STATUSES.has(response.status)) return response;
+      const waitMs = pauseMs > 0 ? pauseMs : resolved.backoffMs * 2 ** attempt;
+      // A wait past the caller's budget: the caller gets the upstream's answer instead.
+      if (now() + waitMs > deadlineMs) return response;
+      resolved.events.retry?.({ key, attempt: attempt + 1, status: response.status, waitMs });
+      await response.body?.cancel();
+      if (pauseMs === 0) await sleep(waitMs, request.signal);
+    }
+  };
+}
+
+/** Waits out the key's pause, then the limiter. */
+async function waitForTurn(
+  options: ResolvedOptions,
+  pauses: SharedPause,
+  key: string,
+  budgetMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  for (let pausedMs = await pauses.remainingMs(key); pausedMs > 0; pausedMs = await pauses.remainingMs(key)) {
+    if (pausedMs > budgetMs) {
+      throw new TollgateError(
+        'ERR_TOLLGATE_WAIT_TIMEOUT',
+        `${key} is paused by its upstream for ${pausedMs} ms, beyond maxWait`,
+        'maxWait',
+      );
+    }
+    await sleep(pausedMs, signal);
+    budgetMs -= pausedMs;
+  }
+  await options.limiter.wait(key, { maxWait: Math.max(0, budgetMs), signal });
+}
+
+/** Reads the answer's headers, reports what it ignored, pauses the key if asked; returns the pause. */
+async function learn(options: ResolvedOptions, pauses: SharedPause, key: string, response: Response): Promise<number> {
+  const { events } = options;
+  const limits = readUpstreamLimits(response.status, response.headers, Date.now(), options.maxPauseMs);
+  for (const ignored of limits.ignored) events.ignoredHeader?.({ key, ...ignored });
+  if (limits.policies.length > 0) events.policy?.({ key, policies: limits.policies });
+  if (limits.pauseMs <= 0) return 0;
+  events.pause?.({ key, pauseMs: limits.pauseMs, header: limits.pauseFrom!, status: response.status });
+  await pauses.pause(key, limits.pauseMs);
+  return limits.pauseMs;
+}

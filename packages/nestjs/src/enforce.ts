@@ -1,0 +1,75 @@
+import { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
+import type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
+import type { RouteRule } from './options.js';
+
+/** What the guard and the interceptor share: which rules apply, and whether one already ran on this request. */
+export interface RuleSource {
+  /** True when `rule` already checked this invocation (its arguments array): a request counts once per rule. */
+  checkedBefore(invocation: object, rule: RouteRule): boolean;
+}
+
+/**
+ * Checks `rules` in order for one request: sets the decision on the request and the headers on
+ * the response, holds shaped requests, and on the first rejection answers (through the rule's
+ * `handler` when it has one) and throws `RateLimitRejectedException` to stop Nest's pipeline.
+ */
+export async function enforce(
+  rules: readonly RouteRule[],
+  exchange: RateLimitExchange,
+  invocation: object,
+  source: RuleSource,
+): Promise<void> {
+  for (const rule of rules) {
+    if (source.checkedBefore(invocation, rule)) continue;
+    const verdict = await rule.check(exchange.info);
+    if (verdict.action === 'skip') continue;
+    exchange.record?.(verdict.decision);
+    if (verdict.action === 'reject') {
+      await reject(rule, exchange, verdict);
+      throw new RateLimitRejectedException(verdict);
+    }
+    await pass(exchange, verdict);
+  }
+}
+
+async function reject(rule: RouteRule, exchange: RateLimitExchange, verdict: RejectVerdict): Promise<void> {
+  if (rule.handler === undefined) {
+    await exchange.reject(verdict);
+    return;
+  }
+  // The handler answers (or throws an exception of its own, which Nest's filters render).
+  exchange.setHeaders(verdict.headers);
+  await rule.handler(exchange.info.raw, exchange.response, verdict);
+}
+
+/**
+ * Sets the headers, settles when the response is done, and holds a shaped request for its
+ * delay. The hold is our own (not core's `holdUnlessClosed`): an exchange need not be a Node
+ * response, it only reports when it is done.
+ */
+async function pass(exchange: RateLimitExchange, verdict: PassVerdict): Promise<void> {
+  exchange.setHeaders(verdict.headers);
+  if (verdict.delayMs <= 0) {
+    exchange.onDone(verdict.settle);
+    return;
+  }
+  let closedEarly = false;
+  let wake: (() => void) | undefined;
+  exchange.onDone((statusCode) => {
+    verdict.settle(statusCode);
+    if (statusCode === undefined) {
+      closedEarly = true;
+      wake?.();
+    }
+  });
+  if (!closedEarly) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, verdict.delayMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+  if (closedEarly) throw new ClientClosedRequestException();
+}
