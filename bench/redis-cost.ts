@@ -25,7 +25,7 @@ const ALGORITHMS: Record<string, (i: number) => LimitSpec> = {
   'leaky-bucket (shaping)': (i) => ({ algorithm: 'leaky-bucket', mode: 'shaping', rate: BIG, maxDelay: `${i + 1}s` }),
   'warm-up': (i) => ({ algorithm: 'warm-up', rate: BIG, period: `${i + 1}s`, warmup: '1s' }),
   // A log keeps one member per request in the window: about 10 per identity here.
-  'sliding-window-log': (i) => ({ algorithm: 'sliding-window-log', limit: BIG, window: `${i + 1}s` }),
+  'sliding-window-log': (i) => ({ algorithm: 'sliding-window-log', limit: 100_000, window: `${i + 1}s` }),
   concurrency: (i) => ({ algorithm: 'concurrency', limit: BIG, leaseTtl: `${i + 1}m` }),
 };
 const SEEDS_RULE: RuleSpec = { limits: [{ qps: BIG, burst: BIG }, { perMinute: BIG }, { perDay: BIG }] };
