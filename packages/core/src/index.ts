@@ -50,7 +50,7 @@ export { TOLLGATE_SCRIPT } from './lua/script.js';
 export type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 export type { DenyCacheOptions } from './resilience/deny-cache.js';
 export { shareOfRule } from './resilience/share.js';
-export type { RedisRuleLocation, RedisRuleSetOptions } from './rules/redis-rule-set.js';
+export type { RedisRuleLocation, RedisRuleSetOptions, RuleSetRedisClient } from './rules/redis-rule-set.js';
 export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
 export type { KeySelector, RuleRequest } from './rules/request.js';
 export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
@@ -73,7 +73,7 @@ export type {
 export { bindRule } from './spec.js';
 export type { MemoryStoreOptions } from './stores/memory-store.js';
 export { MemoryStore } from './stores/memory-store.js';
-export type { RedisStoreOptions } from './stores/redis-store.js';
+export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
 export type { WaitOptions } from './wait/wait.js';

@@ -2,7 +2,7 @@ import { type Decision, type Lease, limitInfo, toDecision } from './decision.js'
 import { describeValue, TollgateError } from './errors.js';
 import { type BypassReason, type LimiterEventName, LimiterEvents, type LimiterListener, type LimiterListeners } from './events.js';
 import { assertIdentity, assertPrefix, encodeIdentity, keyspacesFor } from './keys.js';
-import { Breaker, type BreakerOptions, type BreakerState } from './resilience/breaker.js';
+import { type Breaker, type BreakerOptions, type BreakerState, Breakers } from './resilience/breaker.js';
 import { DenyCache, type DenyCacheOptions } from './resilience/deny-cache.js';
 import { policyDecision } from './resilience/policy-decision.js';
 import { shareOfRule } from './resilience/share.js';
@@ -68,7 +68,10 @@ export interface Limiter {
   readonly rule: string;
   /** The rule's limits, resolved. */
   readonly limits: readonly BoundLimit[];
-  /** `closed` while the store is called, `open` while it is left alone, `half-open` while a probe is out. */
+  /**
+   * `closed` while the store is called, `open` while it is left alone, `half-open` while a probe
+   * is out; with a store of several failure domains (Cluster nodes), the least available of them.
+   */
   readonly breakerState: BreakerState;
   /**
    * Takes `cost` from every limit of the rule for `key`, or from none of them. A `concurrency`
@@ -125,10 +128,10 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   }
   if (typeof shadow !== 'boolean') throw invalidOption('shadow', 'must be true or false', shadow);
   const now = clock ?? Date.now;
-  const breaker = options.breaker === false ? undefined : new Breaker(options.breaker ?? {}, now);
+  const breakers = options.breaker === false ? undefined : new Breakers(options.breaker ?? {}, now);
   const denyCache = DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits);
   const fallback = buildFallback(options.onStoreError ?? 'open', spec, { clock, prefix });
-  const closedRetryAfterMs = breaker?.coolDownMs ?? 1000;
+  const closedRetryAfterMs = breakers?.coolDownMs ?? 1000;
   const events = LimiterEvents.from(options.events);
 
   const keyspaces = keyspacesFor(
@@ -163,14 +166,16 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     }
     // Capacity given back here may end a cached denial early.
     if (kind === 'reset' || kind === 'refund') denyCache?.forget(key);
-    if (breaker && !breaker.admit()) return bypass(kind, key, cost, 'breaker-open');
+    // One breaker per failure domain: a failed Cluster node does not stop calls to the others.
+    const breaker = breakers?.for((store as Store).failureDomain?.(operation.identity) ?? '');
+    if (breaker && !breaker.admit()) return bypass(kind, key, cost, 'breaker-open', breaker);
     const sentAtMs = now();
     const startedAt = performance.now();
     let result: StoreResult;
     try {
       result = await withTimeout(store.execute(operation), timeout);
     } catch (error) {
-      return storeFailed(kind, key, cost, error, performance.now() - startedAt);
+      return storeFailed(kind, key, cost, error, performance.now() - startedAt, breaker);
     }
     const openForMs = breaker?.succeeded();
     if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
@@ -179,7 +184,14 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     return finish(kind, key, cost, decision, performance.now() - startedAt);
   }
 
-  function storeFailed(kind: OperationKind, key: string, cost: number, cause: unknown, latencyMs: number): Promise<Decision> {
+  function storeFailed(
+    kind: OperationKind,
+    key: string,
+    cost: number,
+    cause: unknown,
+    latencyMs: number,
+    breaker: Breaker | undefined,
+  ): Promise<Decision> {
     const reason = cause instanceof StoreTimeoutError ? 'timeout' : 'error';
     const error =
       cause instanceof TollgateError
@@ -188,10 +200,16 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     events.emit('storeError', { rule, key, reason, error, latencyMs });
     const failures = breaker?.failed();
     if (failures !== undefined) events.emit('breakerOpen', { rule, failures, coolDownMs: breaker!.coolDownMs, error });
-    return bypass(kind, key, cost, reason);
+    return bypass(kind, key, cost, reason, breaker);
   }
 
-  async function bypass(kind: OperationKind, key: string, cost: number, reason: BypassReason): Promise<Decision> {
+  async function bypass(
+    kind: OperationKind,
+    key: string,
+    cost: number,
+    reason: BypassReason,
+    breaker: Breaker | undefined,
+  ): Promise<Decision> {
     let decision: Decision;
     if (typeof fallback === 'string') {
       decision = policyDecision(fallback === 'open', infos, breaker?.retryAfterMs() || closedRetryAfterMs);
@@ -233,7 +251,7 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     rule,
     limits,
     get breakerState() {
-      return breaker?.state ?? 'closed';
+      return breakers?.state ?? 'closed';
     },
     consume: (key, consumeOptions) => runWithCost('consume', key, consumeOptions),
     async release(lease) {

@@ -1,6 +1,7 @@
 export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';
+export type { RedisClusterOptions } from './redis-cluster.js';
 export { RedisClusterProcess } from './redis-cluster.js';
 export type { RedisProcessOptions, RedisTarget } from './redis-server.js';
 export { assertRedisInstalled, RedisProcess, startRedis } from './redis-server.js';

@@ -82,3 +82,40 @@ function wholeNumber(value: unknown, field: string, min: number): number {
   }
   return value;
 }
+
+/**
+ * One breaker per failure domain of the store (a Cluster node, see `Store.failureDomain`): a
+ * failing node opens only its own breaker, and identities served by healthy nodes keep being
+ * decided by Redis. A store without domains has one.
+ */
+export class Breakers {
+  readonly coolDownMs: number;
+  private readonly byDomain = new Map<string, Breaker>();
+
+  constructor(
+    private readonly options: BreakerOptions,
+    private readonly clock: Clock,
+  ) {
+    // Validates the options once, up front.
+    this.coolDownMs = this.for('').coolDownMs;
+  }
+
+  for(domain: string): Breaker {
+    let breaker = this.byDomain.get(domain);
+    if (!breaker) {
+      breaker = new Breaker(this.options, this.clock);
+      this.byDomain.set(domain, breaker);
+    }
+    return breaker;
+  }
+
+  /** The least available state over every domain: `open` when any breaker is open. */
+  get state(): BreakerState {
+    let state: BreakerState = 'closed';
+    for (const breaker of this.byDomain.values()) {
+      if (breaker.state === 'open') return 'open';
+      if (breaker.state === 'half-open') state = 'half-open';
+    }
+    return state;
+  }
+}

@@ -1,9 +1,29 @@
-import type { Cluster, Redis } from 'ioredis';
 import { TollgateError } from '../errors.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import { compileRules } from './compile.js';
 import { parseRuleText } from './rule-file.js';
 import { type LoadRuleSetOptions, loadFromSource, type RuleSet, type RuleSource } from './rule-set.js';
+
+/**
+ * What the rule set uses of an ioredis or iovalkey `Redis` or `Cluster` (described by shape, so the
+ * type declarations import neither library).
+ */
+export interface RuleSetRedisClient {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<unknown>;
+  publish(channel: string, message: string): Promise<unknown>;
+  duplicate(): RuleSetSubscriber;
+  once(event: 'end', listener: () => void): unknown;
+  off(event: 'end', listener: () => void): unknown;
+}
+
+interface RuleSetSubscriber {
+  on(event: 'message', listener: (channel: string) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  subscribe(channel: string): Promise<unknown>;
+  disconnect(): void;
+}
 
 export interface RedisRuleLocation {
   /** The string key holding the rule-set document (YAML or JSON). Default `tollgate:rules`. */
@@ -17,7 +37,7 @@ export interface RedisRuleSetOptions extends LoadRuleSetOptions, RedisRuleLocati
    * Reads the document; a duplicate of it subscribes to the channel. The duplicate lives as long
    * as this client: it is closed by `rules.close()` or when this client ends (`quit()`, `disconnect()`).
    */
-  client: Redis | Cluster;
+  client: RuleSetRedisClient;
 }
 
 /**
@@ -31,14 +51,14 @@ export function loadRedisRuleSet(options: RedisRuleSetOptions): Promise<RuleSet>
 }
 
 /** Validates a rule-set document, stores it and tells every instance. Throws, storing nothing, when it is invalid. */
-export async function publishRuleSet(client: Redis | Cluster, text: string, location: RedisRuleLocation = {}): Promise<void> {
+export async function publishRuleSet(client: RuleSetRedisClient, text: string, location: RedisRuleLocation = {}): Promise<void> {
   const { key = 'tollgate:rules', channel = `${key}:changed` } = location;
   compileRules(parseRuleText(text, `redis key ${key}`), { store: new MemoryStore() });
   await client.set(key, text);
   await client.publish(channel, 'changed');
 }
 
-function redisSource(client: Redis | Cluster, key: string, channel: string): RuleSource {
+function redisSource(client: RuleSetRedisClient, key: string, channel: string): RuleSource {
   const name = `redis key ${key}`;
   return {
     name,

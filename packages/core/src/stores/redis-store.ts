@@ -1,14 +1,22 @@
 import calculateSlot from 'cluster-key-slot';
-import type { Cluster, Redis } from 'ioredis';
 import type { Outcome } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
-import { TOLLGATE_SCRIPT } from '../lua/script.js';
+import { uniqueToken } from '../token.js';
+import { scriptTransport } from './redis/clients.js';
+import { isMigrating, type ScriptTransport } from './redis/transport.js';
 import { pushRedisKeys } from './redis-keys.js';
 import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './store.js';
 
+/**
+ * A Redis client: an ioredis (5, 6) or iovalkey `Redis` or `Cluster`, or a node-redis (4, 5, 6)
+ * client or cluster (`createClient`, `createCluster`). Told apart by shape, so none of these
+ * libraries is needed to use the memory store.
+ */
+export type RedisClient = object;
+
 export interface RedisStoreOptions {
-  /** An ioredis `Redis` or `Cluster` client; the store never connects or quits it. */
-  client: Redis | Cluster;
+  /** The client (see `RedisClient`); the store never connects or quits it. A node-redis client must be connected. */
+  client: RedisClient;
   /**
    * Whose clock decides: `'server'` (default) reads Redis `TIME` inside the script, so app
    * servers with skewed clocks share one timeline, and a limiter's `clock` is not used for
@@ -32,32 +40,31 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-type ScriptCaller = (...args: (string | number)[]) => Promise<number[]>;
-
-const COMMAND = 'tollgateDecide';
 const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
 const VALUES_PER_LIMIT = 5;
+/** A lone operation meeting TRYAGAIN (its keys split by a slot migration) or MOVED is tried again this often. */
+const MIGRATION_RETRIES = 20;
+const MIGRATION_RETRY_MS = 25;
 
 /**
  * The distributed store. Operations issued in the same turn of the event loop (for HTTP:
  * every request whose callback ran in that I/O phase) are coalesced into one
- * EVALSHA per hash slot (ioredis `defineCommand`, which falls back to EVAL on NOSCRIPT).
- * The script runs them in order and each one stays atomic.
+ * EVALSHA per hash slot (EVAL first on a connection and after NOSCRIPT). The script runs them in order and each
+ * one stays atomic. A call is sent at most once: one whose connection was lost unanswered
+ * fails (the limiter's failure policy answers) and is never re-sent, because Redis may have
+ * run it. A batch meeting a slot migration (TRYAGAIN, ASK, MOVED) is split into one call per operation.
  */
 export class RedisStore implements Store {
-  private readonly client: Redis | Cluster;
+  private readonly transport: ScriptTransport;
   private readonly clock: Clock | undefined;
   private readonly ttlSlackMs: string;
   private readonly maxBatchSize: number;
-  private readonly isCluster: boolean;
   private queue: Pending[] = [];
   private flushScheduled = false;
 
   constructor(options: RedisStoreOptions) {
     const { client, time = options.clock ? 'client' : 'server', ttlSlackMs, maxBatchSize = 128 } = options;
-    if (client === null || typeof client !== 'object' || typeof client.defineCommand !== 'function') {
-      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'client must be an ioredis Redis or Cluster instance', 'client');
-    }
+    const transport = scriptTransport(client);
     if (time !== 'server' && time !== 'client') {
       throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `time must be 'server' or 'client' (got ${String(time)})`, 'time');
     }
@@ -75,14 +82,15 @@ export class RedisStore implements Store {
     if (!Number.isSafeInteger(slack) || slack < 0) {
       throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `ttlSlackMs must be a whole number >= 0 (got ${slack})`, 'ttlSlackMs');
     }
-    this.client = client;
+    this.transport = transport;
     this.clock = time === 'client' ? (options.clock ?? Date.now) : undefined;
     this.ttlSlackMs = String(slack);
     this.maxBatchSize = maxBatchSize;
-    this.isCluster = (client as { isCluster?: boolean }).isCluster === true;
-    if (typeof (client as unknown as Record<string, unknown>)[COMMAND] !== 'function') {
-      client.defineCommand(COMMAND, { lua: TOLLGATE_SCRIPT });
-    }
+  }
+
+  /** What fails together for this identity: the Cluster node serving its slot (one domain off Cluster). */
+  failureDomain(identity: string): string {
+    return this.transport.domainOf(this.transport.isCluster ? calculateSlot(identity) : 0);
   }
 
   execute(operation: StoreOperation): Promise<StoreResult> {
@@ -100,8 +108,8 @@ export class RedisStore implements Store {
     this.flushScheduled = false;
     const queue = this.queue;
     this.queue = [];
-    if (!this.isCluster) {
-      this.sendInChunks(queue);
+    if (!this.transport.isCluster) {
+      this.sendInChunks(queue, 0);
       return;
     }
     const bySlot = new Map<number, Pending[]>();
@@ -112,16 +120,16 @@ export class RedisStore implements Store {
       if (group) group.push(pending);
       else bySlot.set(slot, [pending]);
     }
-    for (const group of bySlot.values()) this.sendInChunks(group);
+    for (const [slot, group] of bySlot) this.sendInChunks(group, slot);
   };
 
-  private sendInChunks(batch: Pending[]): void {
+  private sendInChunks(batch: Pending[], slot: number): void {
     for (let start = 0; start < batch.length; start += this.maxBatchSize) {
-      this.send(batch.slice(start, start + this.maxBatchSize));
+      this.send(batch.slice(start, start + this.maxBatchSize), slot);
     }
   }
 
-  private send(batch: Pending[]): void {
+  private send(batch: Pending[], slot: number, attempt = 0): void {
     const keys: string[] = [];
     const { count, args: ruleArgs, indexOf } = batchRules(batch);
     const opArgs: string[] = [String(batch.length)];
@@ -137,20 +145,36 @@ export class RedisStore implements Store {
       );
       pushRedisKeys(operation, keys);
     }
-    const call = (this.client as unknown as Record<string, ScriptCaller>)[COMMAND]!;
-    call.call(this.client, keys.length, ...keys, this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs).then(
-      (reply) => settle(batch, reply),
+    // Comes back in front of the reply: a reply without it is another call's.
+    const callId = uniqueToken();
+    this.transport.run(keys, [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId], slot).then(
+      (reply) => {
+        if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as number[]);
+        else failBatch(batch, new Error('the client answered with the reply of another call'));
+      },
       (error: unknown) => {
-        const wrapped = new TollgateError(
-          'ERR_TOLLGATE_STORE',
-          `Redis script call failed: ${(error as Error)?.message ?? error}`,
-          undefined,
-          { cause: error },
-        );
-        for (const pending of batch) pending.reject(wrapped);
+        // Redis ran none of it: several operations are retried one by one, a lone one a little later.
+        if (isMigrating(error)) {
+          if (batch.length > 1) {
+            for (const pending of batch) this.send([pending], slot);
+            return;
+          }
+          if (attempt < MIGRATION_RETRIES) {
+            setTimeout(() => this.send(batch, slot, attempt + 1), MIGRATION_RETRY_MS).unref?.();
+            return;
+          }
+        }
+        failBatch(batch, error);
       },
     );
   }
+}
+
+function failBatch(batch: Pending[], error: unknown): void {
+  const wrapped = new TollgateError('ERR_TOLLGATE_STORE', `Redis script call failed: ${(error as Error)?.message ?? error}`, undefined, {
+    cause: error,
+  });
+  for (const pending of batch) pending.reject(wrapped);
 }
 
 /**
@@ -170,9 +194,9 @@ function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf:
   return { count: indexOf.size, args, indexOf };
 }
 
-/** Splits the flat script reply back into one result per operation, in order. */
+/** Splits the flat script reply (after the call id) back into one result per operation, in order. */
 function settle(batch: Pending[], reply: number[]): void {
-  let at = 0;
+  let at = 1;
   for (const pending of batch) {
     const committed = reply[at++] === 1;
     const outcomes: Outcome[] = [];

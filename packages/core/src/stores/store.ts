@@ -43,4 +43,9 @@ export interface StoreResult {
 
 export interface Store {
   execute(operation: StoreOperation): Promise<StoreResult>;
+  /**
+   * What fails together with the part of the store serving `identity` (e.g. a Cluster node's
+   * address). The limiter keeps one breaker per domain; without this method, one in all.
+   */
+  failureDomain?(identity: string): string;
 }

@@ -1,6 +1,6 @@
 import { RedisClusterProcess, type RedisTarget, startRedis } from '@tollgate/testing';
-import { type Cluster, Redis } from 'ioredis';
 import { type LimiterOptions, MemoryStore, RedisStore, type Store } from '../../src/index.js';
+import { type ClientKind, connectClient, connectCluster, SUITE_CLIENT, type TestClient } from './redis-clients.js';
 
 /**
  * Limiter options for tests of what a store decides: every decision comes from the store
@@ -21,30 +21,29 @@ export interface StoreUnderTest {
 
 /**
  * Starts the Redis backends a suite compares against the memory store: a fresh
- * single-node `redis-server` (or REDIS_URL) and a 3-master cluster on loopback ports.
+ * single-node `redis-server` (or REDIS_URL) and a 3-master cluster on loopback ports, reached
+ * with `client` (default: the one `TOLLGATE_REDIS_CLIENT` names, else ioredis).
  */
-export async function startBackends(): Promise<{ stores: StoreUnderTest[]; close: () => Promise<void> }> {
+export async function startBackends(client: ClientKind = SUITE_CLIENT): Promise<{ stores: StoreUnderTest[]; close: () => Promise<void> }> {
   let single: RedisTarget | undefined;
   let cluster: RedisClusterProcess | undefined;
-  const clients: (Redis | Cluster)[] = [];
+  const clients: TestClient[] = [];
   try {
     [single, cluster] = await Promise.all([startRedis(), RedisClusterProcess.start(3)]);
-    const redis = new Redis(single.url);
-    const clusterClient = cluster.client();
-    clients.push(redis, clusterClient);
+    clients.push(await connectClient(client, single.url), await connectCluster(client, cluster.startupNodes));
     return {
       stores: [
         { name: 'memory', store: new MemoryStore() },
-        { name: 'redis', store: new RedisStore({ client: redis, time: 'client' }) },
-        { name: 'cluster', store: new RedisStore({ client: clusterClient, time: 'client' }) },
+        { name: 'redis', store: new RedisStore({ client: clients[0]!.client, time: 'client' }) },
+        { name: 'cluster', store: new RedisStore({ client: clients[1]!.client, time: 'client' }) },
       ],
       close: async () => {
-        await Promise.all(clients.map((client) => client.quit()));
+        await Promise.all(clients.map((connected) => connected.close()));
         await Promise.all([single?.close(), cluster?.stop()]);
       },
     };
   } catch (error) {
-    for (const client of clients) client.disconnect();
+    await Promise.all(clients.map((connected) => connected.close()));
     await Promise.all([single?.close(), cluster?.stop()]);
     throw error;
   }

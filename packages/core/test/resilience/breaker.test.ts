@@ -1,6 +1,6 @@
 import { VirtualClock } from '@tollgate/testing';
 import { describe, expect, it } from 'vitest';
-import { createLimiter } from '../../src/index.js';
+import { createLimiter, type StoreOperation, type StoreResult } from '../../src/index.js';
 import { ControlledStore } from '../helpers/controlled-store.js';
 
 function setup(failureThreshold = 3, coolDownMs = 1000) {
@@ -80,5 +80,48 @@ describe('breaker', () => {
     store.mode = 'ok';
     expect((await limiter.consume('a')).source).toBe('store');
     expect(log).toEqual(['open after 1 (store call failed: connection refused)', 'close after 2000 ms']);
+  });
+});
+
+/** Two failure domains, as a Cluster's nodes: identities starting with `down-` live on the failing one. */
+class ShardedStore extends ControlledStore {
+  failureDomain(identity: string): string {
+    return identity.startsWith('down-') ? 'node-b' : 'node-a';
+  }
+
+  override execute(operation: StoreOperation): Promise<StoreResult> {
+    if (this.failureDomain(operation.identity) === 'node-b') {
+      this.calls++;
+      return Promise.reject(new Error('node-b is gone'));
+    }
+    return super.execute(operation);
+  }
+}
+
+describe('breaker per failure domain', () => {
+  it('opens only for the failing domain; identities elsewhere keep store decisions', async () => {
+    const clock = new VirtualClock();
+    const store = new ShardedStore();
+    const opened: string[] = [];
+    const limiter = createLimiter({
+      qps: 1000,
+      store,
+      clock: clock.now,
+      breaker: { failureThreshold: 3, coolDownMs: 1000 },
+      denyCache: false,
+      onStoreError: 'closed',
+      events: { breakerOpen: (e) => opened.push(e.error.message) },
+    });
+    for (let i = 0; i < 5; i++) expect(await limiter.consume(`down-${i}`)).toMatchObject({ source: 'policy', allowed: false });
+    expect(opened).toEqual(['store call failed: node-b is gone']);
+    expect(limiter.breakerState).toBe('open');
+    const callsWhenOpened = store.calls;
+    // The failing domain is left alone...
+    expect(await limiter.consume('down-9')).toMatchObject({ source: 'policy' });
+    expect(store.calls).toBe(callsWhenOpened);
+    // ...while the healthy one is still asked, for every identity.
+    const healthy = await Promise.all(Array.from({ length: 20 }, (_, i) => limiter.consume(`up-${i}`)));
+    expect(healthy.every((d) => d.source === 'store' && d.allowed)).toBe(true);
+    expect(store.calls).toBe(callsWhenOpened + 20);
   });
 });

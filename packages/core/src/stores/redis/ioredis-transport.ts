@@ -1,0 +1,150 @@
+import { TOLLGATE_SCRIPT } from '../../lua/script.js';
+import { errorMessage, SCRIPT_SHA, ScriptCalls, type ScriptTransport, UnansweredCallError } from './transport.js';
+
+/** The parts of an ioredis (5, 6) or iovalkey `Redis` connection this store uses. */
+interface Connection {
+  call(command: string, ...args: (string | number)[]): Promise<unknown>;
+  on(event: 'close', listener: () => void): unknown;
+  readonly options: { host?: string; port?: number };
+  readonly status: string;
+  /** Commands written but unanswered when the connection closed, re-sent once it is ready again. */
+  prevCommandQueue?: CommandQueue | null;
+}
+
+interface CommandQueue {
+  toArray(): { command: { name: string; args: unknown[]; reject(error: Error): void } }[];
+  clear(): void;
+  push(item: unknown): unknown;
+}
+
+/** The parts of an ioredis (5, 6) or iovalkey `Cluster` this store uses. */
+interface ClusterClient {
+  readonly status: string;
+  /** Per slot: the addresses of its master then replicas. */
+  readonly slots: string[][];
+  nodes(role: 'all'): Connection[];
+  refreshSlotsCache(): void;
+  once(event: 'ready', listener: () => void): unknown;
+}
+
+const MAX_REDIRECTIONS = 5;
+
+export function isIoredisClient(client: Record<string, unknown>): boolean {
+  return typeof client.defineCommand === 'function' && typeof client.call === 'function';
+}
+
+export function ioredisTransport(client: object): ScriptTransport {
+  return (client as { isCluster?: unknown }).isCluster === true
+    ? new IoredisClusterTransport(client as ClusterClient)
+    : new IoredisTransport(client as Connection);
+}
+
+class IoredisTransport implements ScriptTransport {
+  readonly isCluster = false;
+  private readonly calls = new ScriptCalls();
+
+  constructor(private readonly connection: Connection) {
+    forbidResend(connection);
+  }
+
+  run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    return this.calls.run('redis', (command, first) => this.connection.call(command, first, keys.length, ...keys, ...args));
+  }
+
+  domainOf(): string {
+    return 'redis';
+  }
+}
+
+/**
+ * Sends each call to the master of its slot itself, not through the Cluster's routing: the
+ * Cluster re-sends a command whose connection closed ("Connection is closed." and
+ * `retryDelayOnFailover`), which could run a script twice.
+ */
+class IoredisClusterTransport implements ScriptTransport {
+  readonly isCluster = true;
+  private readonly calls = new ScriptCalls();
+  private ready: Promise<void> | undefined;
+
+  constructor(private readonly cluster: ClusterClient) {}
+
+  async run(keys: readonly string[], args: readonly string[], slot: number): Promise<unknown> {
+    if (this.cluster.status !== 'ready') await this.whenReady();
+    let address = this.cluster.slots[slot]?.[0];
+    let asking = false;
+    for (let redirections = 0; ; redirections++) {
+      const node = address === undefined ? undefined : this.node(address);
+      if (address === undefined || !node) {
+        this.cluster.refreshSlotsCache();
+        throw new Error(`no connection to ${address ?? 'a node'} serving slot ${slot}`);
+      }
+      forbidResend(node);
+      try {
+        return await this.calls.run(address, (command, first) => {
+          // ASKING holds for the next command of this connection; both are written in order.
+          if (asking) node.call('asking').catch(() => {});
+          return node.call(command, first, keys.length, ...keys, ...args);
+        });
+      } catch (error) {
+        const [reply, , target] = errorMessage(error).split(' ');
+        const redirected = (reply === 'MOVED' || reply === 'ASK') && target !== undefined;
+        if (!redirected || redirections >= MAX_REDIRECTIONS) {
+          if (mayHaveMoved(error)) this.cluster.refreshSlotsCache();
+          throw error;
+        }
+        if (reply === 'MOVED') this.cluster.refreshSlotsCache();
+        address = target;
+        asking = reply === 'ASK';
+      }
+    }
+  }
+
+  domainOf(slot: number): string {
+    return this.cluster.slots[slot]?.[0] ?? `slot ${slot}`;
+  }
+
+  private node(address: string): Connection | undefined {
+    return this.cluster.nodes('all').find((node) => `${node.options.host}:${node.options.port}` === address && node.status !== 'end');
+  }
+
+  private whenReady(): Promise<void> {
+    this.ready ??= new Promise((resolve) =>
+      this.cluster.once('ready', () => {
+        this.ready = undefined;
+        resolve();
+      }),
+    );
+    return this.ready;
+  }
+}
+
+const guarded = new WeakSet<Connection>();
+
+/**
+ * ioredis re-sends the commands a closed connection left unanswered once it reconnects
+ * (`autoResendUnfulfilledCommands`), though Redis may have run them. It emits 'close' after
+ * setting them aside and before reconnecting: script calls are taken out there and fail.
+ */
+function forbidResend(connection: Connection): void {
+  if (guarded.has(connection)) return;
+  guarded.add(connection);
+  connection.on('close', () => {
+    const queue = connection.prevCommandQueue;
+    if (!queue) return;
+    const items = queue.toArray();
+    queue.clear();
+    for (const item of items) {
+      if (isScriptCall(item.command)) item.command.reject(new UnansweredCallError());
+      else queue.push(item);
+    }
+  });
+}
+
+/** A lost node or a cluster reconfiguring: the slot map may be stale. A script's own error says nothing of it. */
+function mayHaveMoved(error: unknown): boolean {
+  return (error as Error)?.name !== 'ReplyError' || errorMessage(error).startsWith('CLUSTERDOWN');
+}
+
+function isScriptCall({ name, args }: { name: string; args: unknown[] }): boolean {
+  return (name === 'evalsha' && args[0] === SCRIPT_SHA) || (name === 'eval' && args[0] === TOLLGATE_SCRIPT);
+}
