@@ -5,5 +5,7 @@ export const VARIANTS = [
   'tollgate redis',
   'express-rate-limit memory',
   'express-rate-limit + rate-limit-redis',
+  'rate-limiter-flexible memory (minimal middleware)',
+  'rate-limiter-flexible redis (minimal middleware)',
 ] as const;
 export type Variant = (typeof VARIANTS)[number];

@@ -35,18 +35,26 @@ async function measure(
   store: () => MemoryStore | RedisStore,
   baseline?: string,
 ) {
-  const limiter = createLimiter({ ...rule, store: store(), prefix: `bench-${rows.length}` });
+  // Every decision must come from the store: no deny cache, and no timeout or breaker that a
+  // loaded machine could trip into answering by policy without Redis.
+  const options = { prefix: `bench-${rows.length}`, timeout: 60_000, breaker: false, denyCache: false } as const;
+  const limiter = createLimiter({ ...rule, store: store(), ...options });
+  const consume = async (key: string) => {
+    const decision = await limiter.consume(key);
+    if (decision.source !== 'store' || !decision.allowed) throw new Error(`${implementation}: not admitted by the store`);
+    return decision;
+  };
   // A concurrency slot is held until released: each operation is an acquire and its release.
   const op =
     'algorithm' in rule && rule.algorithm === 'concurrency'
       ? async (i: number) => {
-          const decision = await limiter.consume(KEYS[i % KEYS.length]!);
+          const decision = await consume(KEYS[i % KEYS.length]!);
           if (decision.lease) await limiter.release(decision.lease);
         }
-      : (i: number) => limiter.consume(KEYS[i % KEYS.length]!);
-  const opsPerSecond = await decisionsPerSecond(op, { inFlight, durationMs });
-  rows.push({ scenario, implementation, opsPerSecond, baseline });
-  console.error(`  ${scenario} / ${implementation}: ${Math.round(opsPerSecond).toLocaleString('en-US')}/s`);
+      : (i: number) => consume(KEYS[i % KEYS.length]!);
+  const { perSecond, perCpuSecond } = await decisionsPerSecond(op, { inFlight, durationMs });
+  rows.push({ scenario, implementation, opsPerSecond: perSecond, opsPerCpuSecond: perCpuSecond, baseline });
+  console.error(`  ${scenario} / ${implementation}: ${Math.round(perSecond).toLocaleString('en-US')}/s`);
 }
 
 const server = process.env.REDIS_URL ? undefined : await RedisProcess.start();

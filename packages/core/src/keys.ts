@@ -65,7 +65,10 @@ export function assertPrefix(prefix: unknown): asserts prefix is string {
 export interface Keyspace {
   readonly head: string;
   readonly tail: string;
-  /** `head + tail`: equal for limiters that share a prefix and limit, so they share state in every store. */
+  /**
+   * `head + tail`: equal for limiters that share a prefix and limit, so they share state in every
+   * store (a multi-limit rule's limits are kept together: limiters then share them when they share the rule).
+   */
   readonly id: string;
 }
 
@@ -76,4 +79,17 @@ export function keyspacesFor(prefix: string, suffixes: readonly string[]): Keysp
 /** The storage key of an (already encoded) identity in a keyspace. */
 export function storageKey(keyspace: Keyspace, identity: string): string {
   return keyspace.head + identity + keyspace.tail;
+}
+
+/**
+ * The one keyspace holding the states of several limits of a rule, read and written together:
+ * `<prefix>:{<identity>}:<limit>:<algorithm>+<limit>:<algorithm>…` (limit names never hold '+').
+ * A single keyspace is its own packed keyspace, so a one-limit rule keeps its key.
+ */
+export function packedKeyspace(keyspaces: readonly Keyspace[]): Keyspace {
+  if (keyspaces.length === 1) return keyspaces[0]!;
+  const suffixes = keyspaces.map((keyspace) => keyspace.tail.slice('}:'.length));
+  const tail = `}:${suffixes.join('+')}`;
+  const { head } = keyspaces[0]!;
+  return { head, tail, id: head + tail };
 }

@@ -22,6 +22,18 @@ describe('MemoryStore', () => {
     expect(await limiter.peek('ip-0')).toMatchObject({ remaining: 4 });
   });
 
+  it('keeps every limit of a rule in one entry per identity, kept as long as its longest limit', async () => {
+    const clock = new VirtualClock();
+    const store = new MemoryStore({ clock: clock.now });
+    const limiter = createLimiter({ limits: [{ perDay: 3 }, { perMinute: 2 }, { qps: 1, burst: 1 }], store });
+    for (const identity of ['a', 'b', 'a']) await limiter.consume(identity);
+    expect(store.size).toBe(2);
+    clock.advance(120_000);
+    // Past the qps and perMinute TTLs, the entry still holds what the day limit admitted.
+    expect((await limiter.consume('a')).limits.map((limit) => limit.remaining)).toEqual([1, 1, 0]);
+    expect(store.size).toBe(2);
+  });
+
   it('evicts in first-written order: a returning identity is the newest, reset ones are skipped', async () => {
     const store = new MemoryStore({ maxKeys: 3 });
     const limiter = createLimiter({ perHour: 5, store });

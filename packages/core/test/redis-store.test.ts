@@ -143,13 +143,35 @@ describe('RedisStore on one node', () => {
     expect(await limiter.consume('fine')).toMatchObject({ allowed: true, source: 'store' });
   });
 
+  it('keeps every string limit of a rule under one key and its sorted sets under the same hash tag', async () => {
+    const prefix = uniquePrefix();
+    const limiter = createLimiter({
+      limits: [
+        { name: 'second', qps: 10 },
+        { name: 'minute', algorithm: 'sliding-window-log', limit: 100, window: '1m' },
+        { name: 'day', perDay: 1000 },
+      ],
+      store,
+      prefix,
+      ...STORE_SEMANTICS,
+    });
+    expect((await limiter.consume('u')).allowed).toBe(true);
+    expect((await client.keys(`${prefix}:*`)).sort()).toEqual([
+      `${prefix}:{u}:minute:sliding-window-log`,
+      `${prefix}:{u}:second:gcra+day:gcra`,
+    ]);
+    const packedTtl = await client.pttl(`${prefix}:{u}:second:gcra+day:gcra`);
+    // The day limit lives longest: the packed key expires with it, not with the second limit.
+    expect(packedTtl).toBeGreaterThan(60_000);
+  });
+
   it('fails a multi-limit op on a key of another type before writing any of its limits', async () => {
     const prefix = uniquePrefix();
     const errors: unknown[] = [];
     const limiter = createLimiter({
       limits: [
         { name: 'second', qps: 10 },
-        { name: 'minute', perMinute: 100 },
+        { name: 'minute', algorithm: 'sliding-window-log', limit: 100, window: '1m' },
         { name: 'day', perDay: 1000 },
       ],
       store,
@@ -157,18 +179,26 @@ describe('RedisStore on one node', () => {
       ...STORE_SEMANTICS,
       events: { storeError: (event) => errors.push(event.error) },
     });
+    const packed = `${prefix}:{broken}:second:gcra+day:gcra`;
+    const log = `${prefix}:{broken}:minute:sliding-window-log`;
     expect((await limiter.consume('other')).allowed).toBe(true);
-    await client.hset(`${prefix}:{broken}:minute:gcra`, 'field', 'value');
+    await client.hset(log, 'field', 'value');
     expect(await limiter.consume('broken')).toMatchObject({ allowed: false, source: 'policy' });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: 'ERR_TOLLGATE_STORE', message: expect.stringMatching(/WRONGTYPE/) });
-    expect(await client.exists(`${prefix}:{broken}:second:gcra`, `${prefix}:{broken}:day:gcra`)).toBe(0);
-    expect(await client.hget(`${prefix}:{broken}:minute:gcra`, 'field')).toBe('value');
-    // With its states present (MGET finds the strings), the op still fails on the hash.
-    await client.set(`${prefix}:{broken}:second:gcra`, '1', 'PX', 60_000);
+    expect(await client.exists(packed)).toBe(0);
+    expect(await client.hget(log, 'field')).toBe('value');
+    // With its string states present, the op still fails on the hash and leaves them as they were.
+    await client.set(packed, '1|2', 'PX', 60_000);
     expect(await limiter.consume('broken')).toMatchObject({ allowed: false, source: 'policy' });
     expect(errors).toHaveLength(2);
-    expect(await client.get(`${prefix}:{broken}:second:gcra`)).toBe('1');
+    expect(await client.get(packed)).toBe('1|2');
+    // The packed key itself of another type fails the op too.
+    await client.del(log, packed);
+    await client.hset(packed, 'field', 'value');
+    expect(await limiter.consume('broken')).toMatchObject({ allowed: false, source: 'policy' });
+    expect(errors).toHaveLength(3);
+    expect(await client.exists(log)).toBe(0);
   });
 
   it.runIf(process.env.REDIS_URL === undefined)('comes back after a Redis restart, scripts and all', async () => {

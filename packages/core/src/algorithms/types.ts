@@ -44,8 +44,8 @@ export interface Policy {
  * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms>,
  * release = <optional function(key, p, now, token), with the TypeScript `release`>,
  * refund = <optional function(key, p, cost, now, stored) returning state, ttl_ms (nil: nothing to give back)> }`.
- * `stored` is the key's string value (false when absent), which the driver fetches for all of an
- * operation's limits in one MGET. After a Lua refund the driver writes its state and reports
+ * `stored` is the limit's string state (false when absent): the string states of all of an
+ * operation's limits live in one key, which the driver reads once and writes once. After a Lua refund the driver writes its state and reports
  * `step(key, p, 1, now, token, <the refunded state>)`, as a peek would.
  */
 export interface Algorithm<P, S> {
@@ -68,6 +68,12 @@ export interface Algorithm<P, S> {
    * `token` added. Returns the state to keep (undefined: none) and for how long.
    */
   release?(state: S | undefined, nowMs: number, params: P, token: string): Pick<StepResult<S>, 'next' | 'ttlMs'>;
+  /**
+   * True when the Lua state is a sorted set (Lua `fetch = false`): the limit keeps a key of its
+   * own, under the identity's hash tag. Otherwise its state is a string, packed with the other
+   * string limits of its rule into one key.
+   */
+  readonly redisSortedSet?: boolean;
   /** True when `step` stores one member per request, named after the operation's token. */
   readonly needsToken?: boolean;
   /**

@@ -5,52 +5,88 @@
 --   then peek | 'f' refund), now_ms ('' = Redis TIME), cost, token (a string unique to the op, for algorithms
 --   that store per-request members; may be ''), rule (its 1-based index among the rules above).
 -- A rule is sent once per batch however many of its ops the batch carries, and its params parsed once.
--- KEYS: one per limit of each op, in order.
+-- KEYS, per op: when its rule has limits whose state is a string (every algorithm without
+-- `fetch = false`), first the one key holding all of them; then one key per limit keeping a
+-- sorted set, in the order of the limits. All of an op's keys share its identity's hash tag.
+-- A packed key holds the string limits' states in the order of the limits, joined by '|' ('' = no
+-- state; a single string limit's value is its state alone), and expires with its longest-lived
+-- limit: a state past its own TTL stays, which each algorithm reads as no state.
 -- Reply, per op: committed (0/1), then per limit: allowed, remaining, reset_ms, retry_ms (-1 = never), delay_ms.
--- An op commits only when every one of its limits allows it (all or nothing).
+-- An op commits only when every one of its limits allows it (all or nothing): its packed key is then
+-- read once and written once.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
 local slack = tonumber(ARGV[1])
 local NOTHING = {}
 
 -- Parses the rules starting at ARGV[a]; returns them and the index of the first ARGV after them.
--- A rule is { algos = {...}, params = {...}, fetch = true when a limit keeps string state }.
+-- A rule is { algos, params, slot = { [limit] = its place in the packed key }, own = { [limit] =
+-- its key's offset among the op's keys }, packed = number of string limits, key_count }.
 local function read_rules(a)
   local rules = {}
   for r = 1, tonumber(ARGV[a]) do
-    local algos, params, fetch = {}, {}, false
+    local algos, params, slot, own, packed = {}, {}, {}, {}, 0
     a = a + 1
-    for i = 1, tonumber(ARGV[a]) do
+    local n = tonumber(ARGV[a])
+    for i = 1, n do
       local algo = ALGOS[ARGV[a + 1]]
       local p = {}
       for j = 1, algo.n do p[j] = tonumber(ARGV[a + 1 + j]) end
       algos[i], params[i] = algo, p
-      if algo.fetch ~= false then fetch = true end
+      if algo.fetch ~= false then
+        packed = packed + 1
+        slot[i] = packed
+      end
       a = a + 1 + algo.n
     end
-    rules[r] = { algos = algos, params = params, fetch = fetch }
+    local offset = 0
+    if packed > 0 then offset = 1 end
+    for i = 1, n do
+      if not slot[i] then
+        own[i] = offset
+        offset = offset + 1
+      end
+    end
+    rules[r] = { algos = algos, params = params, slot = slot, own = own, packed = packed, key_count = offset }
   end
   return rules, a + 1
 end
 
--- The stored strings of the op's keys KEYS[k .. k + n - 1], in one call. Sorted-set keys read as
--- false: the steps of those algorithms (fetch = false) read their keys themselves.
-local function fetch_states(rule, k, n)
-  if not rule.fetch then return NOTHING end
-  if n == 1 then return { redis.call('GET', KEYS[k]) } end
-  local states = redis.call('MGET', unpack(KEYS, k, k + n - 1))
-  local missed
-  for i = 1, n do
-    if not states[i] and rule.algos[i].fetch ~= false then
-      missed = missed or {}
-      missed[#missed + 1] = KEYS[k + i - 1]
+-- The states of a packed value, one per string limit (false: none), into `slots`.
+local function unpack_slots(value, count, slots)
+  if not value then return NOTHING end
+  if count == 1 then
+    slots[1] = value
+    return slots
+  end
+  local from = 1
+  for s = 1, count - 1 do
+    local bar = string.find(value, '|', from, true)
+    slots[s] = bar > from and string.sub(value, from, bar - 1)
+    from = bar + 1
+  end
+  slots[count] = from <= #value and string.sub(value, from)
+  return slots
+end
+
+-- Writes the packed key: the slots given a new state (with its TTL; <= 0 clears it) and the rest
+-- as they were, kept as long as its longest-lived limit.
+local function write_packed(key, count, old, fresh, fresh_ttl)
+  local longest, kept = 0, false
+  for s = 1, count do
+    if fresh[s] then
+      if fresh_ttl[s] > longest then longest = fresh_ttl[s] end
+      if fresh_ttl[s] <= 0 then fresh[s] = '' end
+    else
+      fresh[s] = old[s] or ''
+      if old[s] then kept = true end
     end
   end
-  -- MGET reads a key holding another type as absent: when a missed key exists, GET the missed keys
-  -- so the op fails with WRONGTYPE before anything is written, as a lone GET would.
-  if missed and redis.call('EXISTS', unpack(missed)) > 0 then
-    for _, key in ipairs(missed) do redis.call('GET', key) end
+  if kept then longest = math.max(longest, redis.call('PTTL', key)) end
+  if longest > 0 then
+    set_state(key, table.concat(fresh, '|', 1, count), longest)
+  else
+    redis.call('DEL', key)
   end
-  return states
 end
 
 -- Redis keeps what a script wrote before one of its commands failed. So before anything is
@@ -60,12 +96,15 @@ end
 local function check_types(rules, a)
   local strings, k = {}, 1
   for _ = 1, tonumber(ARGV[a]) do
-    local algos = rules[tonumber(ARGV[a + 5])].algos
+    local rule = rules[tonumber(ARGV[a + 5])]
     a = a + 5
-    for i = 1, #algos do
-      if algos[i].fetch == false then redis.call('ZCARD', KEYS[k]) else strings[#strings + 1] = KEYS[k] end
-      k = k + 1
+    local sorted_from = k
+    if rule.packed > 0 then
+      strings[#strings + 1] = KEYS[k]
+      sorted_from = k + 1
     end
+    for key = sorted_from, k + rule.key_count - 1 do redis.call('ZCARD', KEYS[key]) end
+    k = k + rule.key_count
   end
   -- In chunks: unpack() of a whole large batch would overflow Lua's stack.
   for from = 1, #strings, 1000 do
@@ -85,9 +124,6 @@ local function write(algo, key, state, ttl)
   if ttl > 0 then (algo.commit or set_state)(key, state, ttl) else redis.call('DEL', key) end
 end
 
--- Writes an op commits once every limit allowed it, kept in reused arrays.
-local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
-
 local server_now
 local function now_ms(now)
   if now ~= '' then return tonumber(now), slack end
@@ -98,6 +134,11 @@ local function now_ms(now)
   return server_now, 0
 end
 
+-- Writes of sorted-set limits an op commits once every limit allowed it, and the old and new
+-- states of its packed key, kept in arrays reused from op to op.
+local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
+local old_slots, fresh, fresh_ttl = {}, {}, {}
+
 local rules, a = read_rules(2)
 local first_kind = ARGV[a + 1]
 if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then check_types(rules, a) end
@@ -107,21 +148,24 @@ for _ = 1, tonumber(ARGV[a]) do
   local kind, cost, token, rule = ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], rules[tonumber(ARGV[a + 5])]
   local now, ttl_extra = now_ms(ARGV[a + 2])
   a = a + 5
-  local algos, params, n = rule.algos, rule.params, #rule.algos
-  local states
+  local algos, params, slot, own, packed = rule.algos, rule.params, rule.slot, rule.own, rule.packed
+  local packed_key = KEYS[k]
+  local old = NOTHING
   if kind == 'r' then
-    redis.call('DEL', unpack(KEYS, k, k + n - 1))
-    states = NOTHING
-  else
-    states = fetch_states(rule, k, n)
+    redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
+  elseif packed > 0 then
+    old = unpack_slots(redis.call('GET', packed_key), packed, old_slots)
   end
+  for s = 1, packed do fresh[s] = false end
+  local refunded_any = false
   local head = r + 1
   reply[head] = 0
   r = head
   local all_allowed, writes = true, 0
-  for i = 1, n do
-    local algo, p, key, stored = algos[i], params[i], KEYS[k], states[i]
-    k = k + 1
+  for i = 1, #algos do
+    local algo, p, s = algos[i], params[i], slot[i]
+    local key, stored = packed_key, false
+    if s then stored = old[s] or false else key = KEYS[k + own[i]] end
     if kind == 'l' and algo.release then algo.release(key, p, now, token) end
     local step_cost = cost
     if kind == 'f' then
@@ -130,7 +174,11 @@ for _ = 1, tonumber(ARGV[a]) do
         local refunded, refunded_ttl = algo.refund(key, p, cost, now, stored)
         if refunded then
           refunded_ttl = refunded_ttl + ttl_extra
-          write(algo, key, refunded, refunded_ttl)
+          if s then
+            fresh[s], fresh_ttl[s], refunded_any = refunded, refunded_ttl, true
+          else
+            write(algo, key, refunded, refunded_ttl)
+          end
           stored = refunded_ttl > 0 and refunded
         end
       end
@@ -140,16 +188,24 @@ for _ = 1, tonumber(ARGV[a]) do
     r = r + 5
     if allowed == 0 then
       all_allowed = false
-    elseif state then
-      writes = writes + 1
-      pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, state, ttl
+    elseif kind == 'c' and state then
+      if s then
+        fresh[s], fresh_ttl[s] = state, ttl + ttl_extra
+      else
+        writes = writes + 1
+        pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, state, ttl
+      end
     end
   end
   if kind == 'c' and all_allowed then
     for w = 1, writes do
       write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
     end
+    if packed > 0 then write_packed(packed_key, packed, old, fresh, fresh_ttl) end
     reply[head] = 1
+  elseif refunded_any then
+    write_packed(packed_key, packed, old, fresh, fresh_ttl)
   end
+  k = k + rule.key_count
 end
 return reply

@@ -1,15 +1,16 @@
 import type { Outcome, StepResult } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
-import type { Keyspace } from '../keys.js';
-import type { BoundLimit, Clock, Store, StoreOperation, StoreResult } from './store.js';
+import { type Keyspace, packedKeyspace } from '../keys.js';
+import type { Clock, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface MemoryStoreOptions {
   /** Epoch-millisecond clock; tests pass a virtual one. Default `Date.now`. */
   clock?: Clock;
   /**
-   * Most entries (identity × limit) held at once (default 1,000,000). When full, expired
-   * entries go first, then the longest-held ones of the limit being written (first-written
-   * order; an update keeps an entry's place): an evicted identity starts afresh.
+   * Most entries (one per identity and rule, all of its limits together) held at once
+   * (default 1,000,000). When full, expired entries go first, then the longest-held ones of the
+   * rule being written (first-written order; an update keeps an entry's place): an evicted
+   * identity starts afresh.
    */
   maxKeys?: number;
 }
@@ -17,6 +18,17 @@ export interface MemoryStoreOptions {
 interface Entry {
   state: unknown;
   expiresAtMs: number;
+}
+
+/** A multi-limit rule keeps its limits' states in one entry per identity, under the rule's keyspace. */
+const ruleKeyspaces = new WeakMap<readonly Keyspace[], Keyspace>();
+function ruleKeyspace(keyspaces: readonly Keyspace[]): Keyspace {
+  let keyspace = ruleKeyspaces.get(keyspaces);
+  if (keyspace === undefined) {
+    keyspace = packedKeyspace(keyspaces);
+    ruleKeyspaces.set(keyspaces, keyspace);
+  }
+  return keyspace;
 }
 
 /** Entries checked for expiry per new entry: sweeping is spread over traffic, with no timers. */
@@ -60,9 +72,8 @@ export class MemoryStore implements Store {
   executeSync(operation: StoreOperation): StoreResult {
     const now = operation.nowMs ?? this.clock();
     const { kind, limits } = operation;
-    return limits.length === 1 && (kind === 'consume' || kind === 'peek')
-      ? this.executeOne(operation, now)
-      : this.executeAll(operation, now);
+    if (kind !== 'consume' && kind !== 'peek') return this.executeAll(operation, now);
+    return limits.length === 1 ? this.executeOne(operation, now) : this.executeRule(operation, now);
   }
 
   /** The common single-limit rule: one lookup, state updated in place. */
@@ -87,29 +98,76 @@ export class MemoryStore implements Store {
     return { committed, outcomes: [result] };
   }
 
-  private executeAll({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+  /**
+   * A multi-limit consume or peek: one lookup, the rule's states (one per limit, in one entry that
+   * lasts as long as its longest-lived limit) updated in place. A limit's state past its own TTL
+   * may stay in the entry: every algorithm reads such a state as no state.
+   */
+  private executeRule({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+    const space = this.space(ruleKeyspace(keyspaces));
+    const entry = this.live(space, identity, now);
+    const held = entry?.state as unknown[] | undefined;
     const results: StepResult<unknown>[] = [];
     let allAllowed = true;
     for (let i = 0; i < limits.length; i++) {
-      const space = this.space(keyspaces[i]!);
-      if (kind === 'reset') this.remove(space, identity);
-      const limit = limits[i]!;
-      if (kind === 'release') this.release(space, identity, now, limit, token);
-      const result =
-        kind === 'refund'
-          ? this.refund(space, identity, limit, now, cost, token)
-          : limit.algorithm.step(this.read(space, identity, now), now, limit.params, cost, token);
+      const { algorithm, params } = limits[i]!;
+      const result = algorithm.step(held?.[i], now, params, cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }
     const committed = kind === 'consume' && allAllowed;
     if (committed) {
+      const states = held ?? new Array<unknown>(limits.length);
+      let expiresAtMs = entry?.expiresAtMs ?? 0;
       for (let i = 0; i < results.length; i++) {
         const result = results[i]!;
-        if (result.next !== undefined) this.write(this.space(keyspaces[i]!), identity, result.next, now + result.ttlMs, now);
+        if (result.next === undefined) continue;
+        states[i] = result.next;
+        if (now + result.ttlMs > expiresAtMs) expiresAtMs = now + result.ttlMs;
       }
+      if (entry === undefined) this.insert(space, identity, states, expiresAtMs, now);
+      else entry.expiresAtMs = expiresAtMs;
     }
     return { committed, outcomes: results as Outcome[] };
+  }
+
+  /** Reset, release and refund, on one limit or on a multi-limit rule's entry. */
+  private executeAll({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+    const single = limits.length === 1;
+    const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
+    if (kind === 'reset') this.remove(space, identity);
+    const entry = this.live(space, identity, now);
+    const states = single ? [entry?.state] : ((entry?.state as unknown[] | undefined)?.slice() ?? new Array<unknown>(limits.length));
+    let expiresAtMs = entry?.expiresAtMs ?? 0;
+    let changed = false;
+    const keep = (i: number, state: unknown, ttlMs: number) => {
+      states[i] = ttlMs > 0 ? state : undefined;
+      // A shorter TTL than the entry's is harmless: a state past its TTL reads as no state.
+      if (ttlMs > 0 && (now + ttlMs > expiresAtMs || single)) expiresAtMs = now + ttlMs;
+      changed = true;
+    };
+    const results: StepResult<unknown>[] = [];
+    for (let i = 0; i < limits.length; i++) {
+      const { algorithm, params } = limits[i]!;
+      if (kind === 'release' && algorithm.release !== undefined) {
+        const { next, ttlMs } = algorithm.release(states[i], now, params, token);
+        keep(i, next, next === undefined ? 0 : ttlMs);
+      }
+      if (kind === 'refund' && algorithm.refund !== undefined) {
+        const result = algorithm.refund(states[i], now, params, cost);
+        if (result.next !== undefined) keep(i, result.next, result.ttlMs);
+        results.push(result);
+      } else {
+        // Without `refund` an algorithm cannot give capacity back: a refund reports a peek.
+        const result = algorithm.step(states[i], now, params, kind === 'refund' ? 1 : cost, token);
+        results.push(kind === 'refund' ? { ...result, next: undefined, ttlMs: 0 } : result);
+      }
+    }
+    if (changed) {
+      if (states.every((state) => state === undefined)) this.remove(space, identity);
+      else this.write(space, identity, single ? states[0] : states, expiresAtMs, now);
+    }
+    return { committed: false, outcomes: results as Outcome[] };
   }
 
   private space(keyspace: Keyspace): Map<string, Entry> {
@@ -121,40 +179,12 @@ export class MemoryStore implements Store {
     return space;
   }
 
-  private release(space: Map<string, Entry>, identity: string, now: number, limit: BoundLimit, token: string): void {
-    if (limit.algorithm.release === undefined) return;
-    const { next, ttlMs } = limit.algorithm.release(this.read(space, identity, now), now, limit.params, token);
-    if (next === undefined) this.remove(space, identity);
-    else this.write(space, identity, next, now + ttlMs, now);
-  }
-
-  /** Writes what the refund leaves at once; an algorithm without `refund` reports a peek. */
-  private refund(
-    space: Map<string, Entry>,
-    identity: string,
-    { algorithm, params }: BoundLimit,
-    now: number,
-    cost: number,
-    token: string,
-  ): StepResult<unknown> {
-    const state = this.read(space, identity, now);
-    if (algorithm.refund === undefined) return { ...algorithm.step(state, now, params, 1, token), next: undefined, ttlMs: 0 };
-    const result = algorithm.refund(state, now, params, cost);
-    if (result.next !== undefined) {
-      if (result.ttlMs > 0) this.write(space, identity, result.next, now + result.ttlMs, now);
-      else this.remove(space, identity);
-    }
-    return result;
-  }
-
-  private read(space: Map<string, Entry>, identity: string, now: number): unknown {
+  /** The identity's entry, unless it has expired (then it is removed). */
+  private live(space: Map<string, Entry>, identity: string, now: number): Entry | undefined {
     const entry = space.get(identity);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAtMs <= now) {
-      this.remove(space, identity);
-      return undefined;
-    }
-    return entry.state;
+    if (entry === undefined || entry.expiresAtMs > now) return entry;
+    this.remove(space, identity);
+    return undefined;
   }
 
   private remove(space: Map<string, Entry>, identity: string): void {

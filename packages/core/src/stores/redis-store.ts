@@ -1,10 +1,10 @@
 import calculateSlot from 'cluster-key-slot';
 import type { Outcome } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
-import { storageKey } from '../keys.js';
 import { uniqueToken } from '../token.js';
 import { scriptTransport } from './redis/clients.js';
 import { isMigrating, type ScriptTransport } from './redis/transport.js';
+import { pushRedisKeys } from './redis-keys.js';
 import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './store.js';
 
 /**
@@ -143,7 +143,7 @@ export class RedisStore implements Store {
         operation.token,
         indexOf.get(operation.limits)!,
       );
-      for (const keyspace of operation.keyspaces) keys.push(storageKey(keyspace, operation.identity));
+      pushRedisKeys(operation, keys);
     }
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();

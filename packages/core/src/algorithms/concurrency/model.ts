@@ -39,6 +39,7 @@ function latestExpiry(leases: ReadonlyMap<string, number>): number {
 export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState> = {
   name: 'concurrency',
   lua: concurrencyLua,
+  redisSortedSet: true,
 
   parse(spec, path) {
     return {

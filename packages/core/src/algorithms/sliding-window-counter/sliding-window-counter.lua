@@ -17,7 +17,7 @@ local function swc_faded_after(start, prev, curr, now, window)
 end
 
 local function swc_pack(start, prev, curr)
-  return string.format('%.17g %.17g %.17g', start, prev, curr)
+  return num(start) .. ' ' .. num(prev) .. ' ' .. num(curr)
 end
 
 ALGOS['sliding-window-counter'] = { n = 2, step = function(key, p, cost, now, token, stored)

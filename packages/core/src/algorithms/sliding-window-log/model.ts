@@ -23,6 +23,7 @@ const MAX_LOG_LIMIT = 100_000;
 export const slidingWindowLog: Algorithm<SlidingWindowLogParams, SlidingWindowLogState> = {
   name: 'sliding-window-log',
   lua: slidingWindowLogLua,
+  redisSortedSet: true,
   denialHoldsUntilRetry: true,
   needsToken: true,
 

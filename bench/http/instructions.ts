@@ -1,0 +1,107 @@
+// HTTP overhead counted in CPU instructions, which callgrind repeats to about 1 % whatever else
+// the machine runs. Each variant of http/server.ts runs under
+// `valgrind --tool=callgrind --instr-atstart=no`; WARMUP requests go uninstrumented (JIT and GC
+// settle only after several thousand), then instrumentation is switched on and zeroed, and
+// WINDOWS windows of WINDOW requests are each dumped with `callgrind_control -d`; the first window
+// is dropped and the instructions per request are the mean of the rest. Redis variants count the
+// Node side only. Writes results/http-instructions.json.
+// Usage: pnpm bench:http-instructions   (BENCH_VARIANTS="no limiter,tollgate memory" to pick)
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRedis } from '@tollgate/testing';
+import autocannon from 'autocannon';
+import { machine, writeResults } from '../results.js';
+import { VARIANTS } from './variants.js';
+
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 4_000);
+const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 4);
+const benchDir = fileURLToPath(new URL('..', import.meta.url));
+const picked = process.env.BENCH_VARIANTS?.split(',') ?? [...VARIANTS];
+
+/** Starts the server under callgrind and resolves with its port once it listens. */
+function startServer(variant: string, redisUrl: string, outDir: string): Promise<{ child: ChildProcess; port: number }> {
+  const args = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(outDir, 'callgrind.out.%p')}`];
+  const child = spawn('valgrind', [...args, process.execPath, '--import', 'tsx', 'http/server.ts', variant, redisUrl], {
+    cwd: benchDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => (printed += chunk));
+    child.stdout!.on('data', (chunk) => {
+      printed += chunk;
+      const port = printed.match(/ready on (\d+)/)?.[1];
+      if (port) resolve({ child, port: Number(port) });
+    });
+    child.once('exit', (code) => reject(new Error(`${variant} exited with ${code}:\n${printed}`)));
+  });
+}
+
+async function load(port: number, amount: number): Promise<void> {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, amount, timeout: 120 });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+}
+
+const control = (...args: string[]) => execFileSync('callgrind_control', args, { stdio: 'ignore' });
+
+/** Instructions (Ir) of the dump callgrind wrote last: its `totals:` line. */
+function lastDumpInstructions(outDir: string, seen: Set<string>): number {
+  const fresh = readdirSync(outDir).filter((file) => !seen.has(file));
+  if (fresh.length !== 1) throw new Error(`expected one new callgrind dump, found ${fresh.length}`);
+  seen.add(fresh[0]!);
+  const totals = readFileSync(join(outDir, fresh[0]!), 'utf8').match(/^(?:totals|summary): (\d+)/m);
+  if (!totals) throw new Error(`no totals in ${fresh[0]}`);
+  return Number(totals[1]);
+}
+
+async function measure(variant: string, redisUrl: string): Promise<number> {
+  const outDir = mkdtempSync(join(tmpdir(), 'tollgate-callgrind-'));
+  const { child, port } = await startServer(variant, redisUrl, outDir);
+  try {
+    await load(port, WARMUP);
+    const pid = String(child.pid);
+    control('-i', 'on', pid);
+    control('-z', pid);
+    const seen = new Set(readdirSync(outDir));
+    const perRequest: number[] = [];
+    for (let window = 0; window < WINDOWS; window++) {
+      await load(port, WINDOW);
+      control('-d', pid);
+      perRequest.push(lastDumpInstructions(outDir, seen) / WINDOW);
+    }
+    const kept = perRequest.slice(1);
+    console.error(`  ${variant}: ${perRequest.map((n) => Math.round(n / 1000)).join(', ')} k instructions per request`);
+    return kept.reduce((sum, n) => sum + n, 0) / kept.length;
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+const redis = await startRedis();
+const rows: { variant: string; instructionsPerRequest: number }[] = [];
+try {
+  for (const variant of VARIANTS.filter((v) => picked.includes(v))) {
+    rows.push({ variant, instructionsPerRequest: await measure(variant, redis.url) });
+    // Kept after every variant: a long run interrupted still leaves what it measured.
+    writeResults('http-instructions', { machine: machine(), warmup: WARMUP, window: WINDOW, windows: WINDOWS, rows });
+    // Kept after every variant: a long run interrupted still leaves what it measured.
+  }
+} finally {
+  await redis.close();
+}
+const baseline = rows.find((row) => row.variant === 'no limiter')?.instructionsPerRequest;
+console.log(
+  `\nExpress 5 hello world, instructions per request (callgrind; ${WARMUP} warm-up requests, windows of ${WINDOW}, first dropped)\n`,
+);
+console.log('| variant | instructions per request | vs no limiter |');
+console.log('| --- | ---: | ---: |');
+for (const { variant, instructionsPerRequest } of rows) {
+  const over = baseline ? `${((instructionsPerRequest / baseline - 1) * 100).toFixed(1)} %` : '';
+  console.log(`| ${variant} | ${Math.round(instructionsPerRequest / 1000)}k | ${variant === 'no limiter' ? '' : `+${over}`} |`);
+}

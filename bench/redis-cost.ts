@@ -1,0 +1,208 @@
+// Redis CPU per decision, read from INFO commandstats: the time Redis spent inside the script
+// calls (EVAL/EVALSHA) divided by the decisions they carried. A busy machine hardly moves it,
+// unlike throughput. Every algorithm with 1, 2 and 3 limits per rule, the seeds' qps + perMinute +
+// perDay rule, and a minimal hand-written GCRA script (one call per decision), in the same run.
+// Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5] [--only=<case substring>]   (writes results/redis-cost.json)
+import { createLimiter, type LimitSpec, RedisStore, type RuleSpec } from '@tollgate/core';
+import { RedisProcess } from '@tollgate/testing';
+import { Redis } from 'ioredis';
+import { machine, writeResults } from './results.js';
+
+const decisions = Number(process.argv.find((a) => a.startsWith('--decisions='))?.split('=')[1] ?? 20_000);
+const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
+const IN_FLIGHT = 1000;
+const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 5);
+const IDENTITIES = Array.from({ length: 10_000 }, (_, i) => `client-${i}`);
+const BIG = 1_000_000;
+
+/** Limits loose enough that every request is admitted; `i` varies the window so limits differ. */
+const ALGORITHMS: Record<string, (i: number) => LimitSpec> = {
+  gcra: (i) => ({ algorithm: 'gcra', rate: BIG, period: `${i + 1}s`, burst: BIG }),
+  'token-bucket': (i) => ({ algorithm: 'token-bucket', capacity: BIG, refillPerSecond: BIG / (i + 1) }),
+  'fixed-window': (i) => ({ algorithm: 'fixed-window', limit: BIG, window: `${i + 1}m` }),
+  'sliding-window-counter': (i) => ({ algorithm: 'sliding-window-counter', limit: BIG, window: `${i + 1}m` }),
+  'leaky-bucket (policing)': (i) => ({ algorithm: 'leaky-bucket', rate: BIG / (i + 1), burst: BIG }),
+  'leaky-bucket (shaping)': (i) => ({ algorithm: 'leaky-bucket', mode: 'shaping', rate: BIG, maxDelay: `${i + 1}s` }),
+  'warm-up': (i) => ({ algorithm: 'warm-up', rate: BIG, period: `${i + 1}s`, warmup: '1s' }),
+  // A log keeps one member per request in the window: about 10 per identity here.
+  'sliding-window-log': (i) => ({ algorithm: 'sliding-window-log', limit: 100_000, window: `${i + 1}s` }),
+  concurrency: (i) => ({ algorithm: 'concurrency', limit: BIG, leaseTtl: `${i + 1}m` }),
+};
+const SEEDS_RULE: RuleSpec = { limits: [{ qps: BIG, burst: BIG }, { perMinute: BIG }, { perDay: BIG }] };
+
+export interface CostRow {
+  case: string;
+  algorithm: string;
+  limits: number;
+  /** Script time inside Redis (INFO commandstats). */
+  microsPerDecision: number;
+  /** Redis main-thread CPU time, call overhead included. */
+  cpuMicrosPerDecision: number;
+  callsPerDecision: number;
+}
+
+interface Stats {
+  /** Time spent inside script calls (INFO commandstats, wall clock inside Redis). */
+  micros: number;
+  calls: number;
+  /** CPU time of Redis's main thread (INFO cpu): parsing and replies included, preemption excluded. */
+  cpuMicros: number;
+}
+
+async function redisStats(client: Redis): Promise<Stats> {
+  const info = await client.info('commandstats');
+  const cpu = await client.info('cpu');
+  let micros = 0;
+  let calls = 0;
+  for (const match of info.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+),usec=(\d+)/gm)) {
+    calls += Number(match[1]);
+    micros += Number(match[2]);
+  }
+  const seconds = (name: string) => Number(cpu.match(new RegExp(`^${name}:([\\d.]+)`, 'm'))?.[1] ?? Number.NaN);
+  const cpuMicros = (seconds('used_cpu_user_main_thread') + seconds('used_cpu_sys_main_thread')) * 1e6;
+  return { micros, calls, cpuMicros };
+}
+
+/** Runs `total` operations, `IN_FLIGHT` at a time, each on the next identity in rotation. */
+async function drive(total: number, op: (identity: string) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < total) await op(IDENTITIES[next++ % IDENTITIES.length]!);
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+}
+
+/** Resets the stats, then runs `decisions` operations and reads what they cost. */
+async function measure(client: Redis, op: (identity: string) => Promise<unknown>): Promise<Stats> {
+  await client.config('RESETSTAT');
+  const before = await redisStats(client);
+  await drive(decisions, op);
+  const after = await redisStats(client);
+  return { micros: after.micros, calls: after.calls, cpuMicros: after.cpuMicros - before.cpuMicros };
+}
+
+function limiterOp(client: Redis, rule: RuleSpec, prefix: string): (identity: string) => Promise<unknown> {
+  // Every decision must come from Redis: no deny cache, no timeout a loaded machine could hit.
+  const limiter = createLimiter({ ...rule, store: new RedisStore({ client }), prefix, timeout: 60_000, breaker: false, denyCache: false });
+  // A lease is held until released: every acquire is followed by its release (two operations).
+  return async (identity) => {
+    const decision = await limiter.consume(identity);
+    if (decision.source !== 'store' || !decision.allowed) throw new Error(`${prefix}: not admitted by the store (${decision.source})`);
+    if (decision.lease) await limiter.release(decision.lease);
+  };
+}
+
+/** The ceiling of a one-call-per-decision design: GCRA in four commands, nothing else. */
+const MINIMAL_GCRA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local interval, tolerance = tonumber(ARGV[1]), tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1])) or now
+if tat < now then tat = now end
+local new_tat = tat + interval
+if new_tat - now > tolerance then return 0 end
+redis.call('SET', KEYS[1], new_tat, 'EX', math.ceil((new_tat - now) / 1000000) + 1)
+return 1`;
+
+function minimalOp(client: Redis): (identity: string) => Promise<unknown> {
+  client.defineCommand('minimalGcra', { numberOfKeys: 1, lua: MINIMAL_GCRA });
+  const call = (client as unknown as { minimalGcra(key: string, interval: number, tolerance: number): Promise<number> }).minimalGcra;
+  return (identity) => call.call(client, `minimal:{${identity}}`, 1, BIG * 1_000_000);
+}
+
+interface Case {
+  name: string;
+  algorithm: string;
+  limits: number;
+  op: (identity: string) => Promise<unknown>;
+}
+
+function cases(client: Redis): Case[] {
+  const all: Case[] = [
+    { name: 'minimal GCRA script (TIME, GET, SET EX), 1 call per decision', algorithm: 'minimal', limits: 1, op: minimalOp(client) },
+    { name: 'qps + perMinute + perDay (gcra)', algorithm: 'gcra', limits: 3, op: limiterOp(client, SEEDS_RULE, 'seeds') },
+  ];
+  for (const [algorithm, spec] of Object.entries(ALGORITHMS)) {
+    for (const limits of [1, 2, 3]) {
+      const rule: RuleSpec = limits === 1 ? spec(0) : { limits: Array.from({ length: limits }, (_, i) => ({ ...spec(i), name: `l${i}` })) };
+      const name = `${algorithm}, ${limits} limit${limits > 1 ? 's' : ''}`;
+      all.push({ name, algorithm, limits, op: limiterOp(client, rule, `bench-${all.length}`) });
+    }
+  }
+  return all;
+}
+
+/**
+ * Every case once to create its state, then `ROUNDS` rounds over all cases. Time Redis spends
+ * preempted by other processes only ever adds, so each case reports its lowest round.
+ */
+export async function redisCost(url: string): Promise<CostRow[]> {
+  const client = new Redis(url);
+  try {
+    const all = cases(client).filter((c) => c.algorithm === 'minimal' || only === undefined || c.name.includes(only));
+    for (const { op } of all) await drive(IDENTITIES.length * 2, op);
+    const best = new Map<Case, Stats>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const c of all) {
+        const stats = await measure(client, c.op);
+        const kept = best.get(c) ?? stats;
+        best.set(c, {
+          micros: Math.min(kept.micros, stats.micros),
+          calls: stats.calls,
+          cpuMicros: Math.min(kept.cpuMicros, stats.cpuMicros),
+        });
+      }
+      console.error(`round ${round}/${ROUNDS} done`);
+    }
+    return all.map((c) => {
+      // An acquire and its release are two operations of one decision.
+      const ops = c.algorithm === 'concurrency' ? decisions * 2 : decisions;
+      const { micros, calls, cpuMicros } = best.get(c)!;
+      return {
+        case: c.name,
+        algorithm: c.algorithm,
+        limits: c.limits,
+        microsPerDecision: micros / ops,
+        cpuMicrosPerDecision: cpuMicros / ops,
+        callsPerDecision: calls / ops,
+      };
+    });
+  } finally {
+    client.disconnect();
+  }
+}
+
+export function printCostTable(rows: CostRow[]): void {
+  const minimal = rows.find((row) => row.algorithm === 'minimal')!;
+  const single = new Map(rows.filter((row) => row.limits === 1).map((row) => [row.algorithm, row]));
+  const ratio = (value: number, base: number | undefined) => (base ? `${(value / base).toFixed(2)}×` : '');
+  console.log(
+    '| case | script µs per decision | vs minimal script | vs 1 limit | Redis CPU µs per decision | vs minimal script | vs 1 limit | calls per decision |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const one = row.limits > 1 && row.algorithm !== 'minimal' ? single.get(row.algorithm) : undefined;
+    const cells = [
+      row.case,
+      row.microsPerDecision.toFixed(2),
+      ratio(row.microsPerDecision, minimal.microsPerDecision),
+      ratio(row.microsPerDecision, one?.microsPerDecision),
+      row.cpuMicrosPerDecision.toFixed(2),
+      ratio(row.cpuMicrosPerDecision, minimal.cpuMicrosPerDecision),
+      ratio(row.cpuMicrosPerDecision, one?.cpuMicrosPerDecision),
+      row.callsPerDecision.toFixed(3),
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const server = process.env.REDIS_URL ? undefined : await RedisProcess.start();
+  try {
+    const rows = await redisCost(process.env.REDIS_URL ?? server!.url);
+    printCostTable(rows);
+    writeResults('redis-cost', { machine: machine(), decisions, rounds: ROUNDS, inFlight: IN_FLIGHT, rows });
+  } finally {
+    await server?.stop();
+  }
+}
