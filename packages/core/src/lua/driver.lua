@@ -184,6 +184,8 @@ for _ = 1, tonumber(ARGV[a]) do
       end
     end
     local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, step_cost, now, token, stored)
+    -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
+    if remaining > 4503599627370496 then remaining = format('%d', remaining) end
     reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = allowed, remaining, reset, retry, delay
     r = r + 5
     if allowed == 0 then

@@ -149,7 +149,7 @@ export class RedisStore implements Store {
     const callId = uniqueToken();
     this.transport.run(keys, [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId], slot).then(
       (reply) => {
-        if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as number[]);
+        if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as (number | string)[]);
         else failBatch(batch, new Error('the client answered with the reply of another call'));
       },
       (error: unknown) => {
@@ -195,19 +195,20 @@ function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf:
 }
 
 /** Splits the flat script reply (after the call id) back into one result per operation, in order. */
-function settle(batch: Pending[], reply: number[]): void {
+function settle(batch: Pending[], reply: (number | string)[]): void {
   let at = 1;
   for (const pending of batch) {
     const committed = reply[at++] === 1;
     const outcomes: Outcome[] = [];
     for (let i = 0; i < pending.operation.limits.length; i++) {
-      const retry = reply[at + 3]!;
+      const retry = reply[at + 3] as number;
       outcomes.push({
         allowed: reply[at] === 1,
-        remaining: reply[at + 1]!,
-        resetAfterMs: reply[at + 2]!,
+        // A count above 2^52 comes back as text (see the driver).
+        remaining: Number(reply[at + 1]),
+        resetAfterMs: reply[at + 2] as number,
         retryAfterMs: retry === -1 ? Infinity : retry,
-        delayMs: reply[at + 4]!,
+        delayMs: reply[at + 4] as number,
       });
       at += VALUES_PER_LIMIT;
     }
