@@ -1,6 +1,6 @@
 // Redis CPU per decision, read from INFO commandstats: the time Redis spent inside the script
 // calls (EVAL/EVALSHA) divided by the decisions they carried. A busy machine hardly moves it,
-// unlike throughput. Every algorithm with 1, 2 and 3 limits per rule, the seeds' qps + perMinute +
+// unlike throughput. Every algorithm with 1, 2 and 3 limits per rule, the usual qps + perMinute +
 // perDay rule, and a minimal hand-written GCRA script (one call per decision), in the same run.
 // Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5] [--only=<case substring>]   (writes results/redis-cost.json)
 import { createLimiter, type LimitSpec, RedisStore, type RuleSpec } from '@tollgate/core';
@@ -28,7 +28,7 @@ const ALGORITHMS: Record<string, (i: number) => LimitSpec> = {
   'sliding-window-log': (i) => ({ algorithm: 'sliding-window-log', limit: 100_000, window: `${i + 1}s` }),
   concurrency: (i) => ({ algorithm: 'concurrency', limit: BIG, leaseTtl: `${i + 1}m` }),
 };
-const SEEDS_RULE: RuleSpec = { limits: [{ qps: BIG, burst: BIG }, { perMinute: BIG }, { perDay: BIG }] };
+const DAILY_RULE: RuleSpec = { limits: [{ qps: BIG, burst: BIG }, { perMinute: BIG }, { perDay: BIG }] };
 
 export interface CostRow {
   case: string;
@@ -120,7 +120,7 @@ interface Case {
 function cases(client: Redis): Case[] {
   const all: Case[] = [
     { name: 'minimal GCRA script (TIME, GET, SET EX), 1 call per decision', algorithm: 'minimal', limits: 1, op: minimalOp(client) },
-    { name: 'qps + perMinute + perDay (gcra)', algorithm: 'gcra', limits: 3, op: limiterOp(client, SEEDS_RULE, 'seeds') },
+    { name: 'qps + perMinute + perDay (gcra)', algorithm: 'gcra', limits: 3, op: limiterOp(client, DAILY_RULE, 'daily') },
   ];
   for (const [algorithm, spec] of Object.entries(ALGORITHMS)) {
     for (const limits of [1, 2, 3]) {
