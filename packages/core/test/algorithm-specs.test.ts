@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLimiter, TollgateError } from '../src/index.js';
-
-function errorOf(fn: () => unknown): TollgateError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TollgateError);
-    return error as TollgateError;
-  }
-  throw new Error('expected an error');
-}
+import { createLimiter } from '../src/index.js';
+import { errorOf } from './helpers/error-of.js';
 
 describe('sliding window and leaky bucket specs are validated at construction', () => {
   it.each([

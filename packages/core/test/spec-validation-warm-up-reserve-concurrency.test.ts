@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createConcurrencyLimiter, createLimiter, TollgateError } from '../src/index.js';
-
-function errorOf(fn: () => unknown): TollgateError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TollgateError);
-    return error as TollgateError;
-  }
-  throw new Error('expected an error');
-}
+import { createConcurrencyLimiter, createLimiter } from '../src/index.js';
+import { errorOf } from './helpers/error-of.js';
 
 describe('warm-up and reserve-mode specs are validated with the field named', () => {
   it.each([

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLimiter, parseDuration, TollgateError } from '../src/index.js';
-
-function errorOf(fn: () => unknown): TollgateError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TollgateError);
-    return error as TollgateError;
-  }
-  throw new Error('expected an error');
-}
+import { createLimiter, parseDuration } from '../src/index.js';
+import { errorOf } from './helpers/error-of.js';
 
 describe('invalid specs throw at construction with a code and the field', () => {
   it.each([

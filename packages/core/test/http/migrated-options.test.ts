@@ -1,18 +1,9 @@
 import { VirtualClock } from '@tollgate/testing';
 import { describe, expect, it } from 'vitest';
-import { createHttpLimiter, createRuleSet, type HttpRequestInfo, TollgateError } from '../../src/index.js';
+import { createHttpLimiter, createRuleSet, type HttpRequestInfo } from '../../src/index.js';
+import { errorOf } from '../helpers/error-of.js';
 
 const request: HttpRequestInfo = { ip: '203.0.113.7', method: 'GET', path: '/', headers: {}, raw: {} };
-
-function errorOf(fn: () => unknown): TollgateError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TollgateError);
-    return error as TollgateError;
-  }
-  throw new Error('expected an error');
-}
 
 describe("express-rate-limit's { windowMs, limit }", () => {
   it.each([
