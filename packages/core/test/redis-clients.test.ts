@@ -1,31 +1,14 @@
-import { RedisClusterProcess, RedisProcess } from '@tollgate/testing';
+import type { RedisProcess } from '@tollgate/testing';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLimiter, type Limiter, RedisStore } from '../src/index.js';
-import { CLIENT_KINDS, type ClientKind, connectClient, connectCluster, type TestClient } from './helpers/redis-clients.js';
+import { CLIENT_KINDS } from './helpers/redis-clients.js';
 import { STORE_SEMANTICS } from './helpers/stores.js';
+import { startTopologies } from './helpers/topologies.js';
 
-let single: RedisProcess;
-let cluster: RedisClusterProcess;
 let counter = 0;
 
-beforeAll(async () => {
-  [single, cluster] = await Promise.all([RedisProcess.start(), RedisClusterProcess.start(3)]);
-});
-afterAll(async () => {
-  await Promise.all([single?.stop(), cluster?.stop()]);
-});
-
-interface Topology {
-  name: 'one node' | 'cluster';
-  connect(kind: ClientKind): Promise<TestClient>;
-  servers(): RedisProcess[];
-}
-
-const TOPOLOGIES: Topology[] = [
-  { name: 'one node', connect: (kind) => connectClient(kind, single.url), servers: () => [single] },
-  { name: 'cluster', connect: (kind) => connectCluster(kind, cluster.startupNodes), servers: () => cluster.nodes },
-];
+const TOPOLOGIES = startTopologies();
 
 /** Runs `command` on every server directly, and sums the integer replies. */
 async function onEveryServer(servers: RedisProcess[], command: (redis: Redis) => Promise<number>): Promise<number> {

@@ -1,33 +1,15 @@
-import { RedisClusterProcess, RedisProcess } from '@tollgate/testing';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLimiter, type Decision, RedisStore } from '../../src/index.js';
-import { CLIENT_KINDS, type ClientKind, connectClient, connectCluster, type TestClient } from '../helpers/redis-clients.js';
+import { CLIENT_KINDS, type TestClient } from '../helpers/redis-clients.js';
+import { startTopologies, type Topology } from '../helpers/topologies.js';
 
 const KILLS = 30;
 const KILL_EVERY_MS = 60;
 
-let single: RedisProcess;
-let cluster: RedisClusterProcess;
 let counter = 0;
 
-beforeAll(async () => {
-  [single, cluster] = await Promise.all([RedisProcess.start(), RedisClusterProcess.start(3)]);
-});
-afterAll(async () => {
-  await Promise.all([single?.stop(), cluster?.stop()]);
-});
-
-interface Topology {
-  name: string;
-  connect(kind: ClientKind): Promise<TestClient>;
-  servers(): RedisProcess[];
-}
-
-const TOPOLOGIES: Topology[] = [
-  { name: 'one node', connect: (kind: ClientKind) => connectClient(kind, single.url), servers: () => [single] },
-  { name: 'cluster', connect: (kind: ClientKind) => connectCluster(kind, cluster.startupNodes), servers: () => cluster.nodes },
-];
+const TOPOLOGIES = startTopologies();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

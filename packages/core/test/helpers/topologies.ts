@@ -1,0 +1,27 @@
+import { RedisClusterProcess, RedisProcess } from '@tollgate/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { type ClientKind, connectClient, connectCluster, type TestClient } from './redis-clients.js';
+
+/** One redis-server or a 3-master cluster, reached by any client library. */
+export interface Topology {
+  name: 'one node' | 'cluster';
+  connect(kind: ClientKind): Promise<TestClient>;
+  /** Every server of it, to read or count on directly. */
+  servers(): RedisProcess[];
+}
+
+/** Starts a redis-server and a 3-master cluster for the calling test file (stopped after it); both topologies. */
+export function startTopologies(): Topology[] {
+  let single: RedisProcess;
+  let cluster: RedisClusterProcess;
+  beforeAll(async () => {
+    [single, cluster] = await Promise.all([RedisProcess.start(), RedisClusterProcess.start(3)]);
+  });
+  afterAll(async () => {
+    await Promise.all([single?.stop(), cluster?.stop()]);
+  });
+  return [
+    { name: 'one node', connect: (kind) => connectClient(kind, single.url), servers: () => [single] },
+    { name: 'cluster', connect: (kind) => connectCluster(kind, cluster.startupNodes), servers: () => cluster.nodes },
+  ];
+}
