@@ -2,9 +2,9 @@ import type { RedisProcess } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createLimiter, type Limiter, RedisStore } from '../src/index.js';
+import { startTopologies } from './helpers/per-file-servers.js';
 import { CLIENT_KINDS } from './helpers/redis-clients.js';
 import { STORE_SEMANTICS } from './helpers/stores.js';
-import { startTopologies } from './helpers/topologies.js';
 
 let counter = 0;
 

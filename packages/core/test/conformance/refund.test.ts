@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StoreUnderTest, startBackends } from '../helpers/stores.js';
+import { describe, expect, it } from 'vitest';
+import { useBackends } from '../helpers/per-file-servers.js';
 import { allowedFlags, virtualLimiter } from '../helpers/virtual-limiter.js';
 
-let backends: StoreUnderTest[];
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ stores: backends, close } = await startBackends());
-});
-afterAll(() => close?.());
-
-const storeNamed = (name: StoreUnderTest['name']) => backends.find((b) => b.name === name)!.store;
+const storeNamed = useBackends();
 
 describe.each(['memory', 'redis', 'cluster'] as const)('refund on the %s store', (name) => {
   const setup = (rule: Parameters<typeof virtualLimiter>[1]) => virtualLimiter(storeNamed(name), rule);

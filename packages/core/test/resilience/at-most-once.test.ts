@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createLimiter, type Decision, RedisStore } from '../../src/index.js';
+import { startTopologies, type Topology } from '../helpers/per-file-servers.js';
 import { CLIENT_KINDS, type TestClient } from '../helpers/redis-clients.js';
-import { startTopologies, type Topology } from '../helpers/topologies.js';
 
 const KILLS = 30;
 const KILL_EVERY_MS = 60;

@@ -1,6 +1,8 @@
 import { RedisClusterProcess, RedisProcess } from '@tollgate/testing';
 import { afterAll, beforeAll } from 'vitest';
+import type { Store } from '../../src/index.js';
 import { type ClientKind, connectClient, connectCluster, type TestClient } from './redis-clients.js';
+import { type StoreUnderTest, startBackends } from './stores.js';
 
 /** One redis-server or a 3-master cluster, reached by any client library. */
 export interface Topology {
@@ -24,4 +26,15 @@ export function startTopologies(): Topology[] {
     { name: 'one node', connect: (kind) => connectClient(kind, single.url), servers: () => [single] },
     { name: 'cluster', connect: (kind) => connectCluster(kind, cluster.startupNodes), servers: () => cluster.nodes },
   ];
+}
+
+/** Starts the memory, Redis and Cluster stores for the calling test file (closed after it); the store of each name. */
+export function useBackends(): (name: StoreUnderTest['name']) => Store {
+  let backends: StoreUnderTest[];
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ stores: backends, close } = await startBackends());
+  });
+  afterAll(() => close?.());
+  return (name) => backends.find((backend) => backend.name === name)!.store;
 }
