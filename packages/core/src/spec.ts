@@ -1,7 +1,7 @@
 import { ALGORITHMS } from './algorithms/registry.js';
-import type { AnyAlgorithm } from './algorithms/types.js';
 import type { Duration } from './duration.js';
 import { invalidSpec, TollgateError } from './errors.js';
+import { expandShorthand } from './shorthand.js';
 import type { BoundLimit } from './stores/store.js';
 
 interface Named {
@@ -99,88 +99,21 @@ export type LimitSpec =
   | PerPeriodShorthand
   | RateShorthand;
 
-const PER_PERIOD: Record<string, string> = { perSecond: '1s', perMinute: '1m', perHour: '1h', perDay: '1d' };
-const SHORTHANDS = ['qps', 'rate', ...Object.keys(PER_PERIOD)];
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
-
-/** Fields each algorithm's spec may carry; anything else is a typo worth an error. */
-const ALLOWED_FIELDS: Record<string, readonly string[]> = {
-  gcra: ['rate', 'period', 'burst', 'mode', 'maxDelay'],
-  'token-bucket': ['capacity', 'refillPerSecond', 'refillAmount', 'refillInterval', 'mode', 'maxDelay'],
-  'fixed-window': ['limit', 'window'],
-  'warm-up': ['rate', 'period', 'warmup', 'coldFactor'],
-  concurrency: ['limit', 'leaseTtl'],
-  'sliding-window-log': ['limit', 'window'],
-  'sliding-window-counter': ['limit', 'window'],
-  'leaky-bucket': ['rate', 'period', 'burst', 'mode', 'maxDelay'],
-};
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A spec in its full `{ algorithm, ... }` form, and the shorthand field (if any) that stands for its `rate`. */
-interface Expanded {
-  spec: Record<string, unknown>;
-  rateField: string | undefined;
-}
-
-/** Rewrites a shorthand into the full `{ algorithm, ... }` form. */
-function expandShorthand(spec: Record<string, unknown>, path: string): Expanded {
-  if (spec.algorithm !== undefined) return { spec, rateField: undefined };
-  const used = SHORTHANDS.filter((field) => spec[field] !== undefined);
-  if (used.length === 0) {
-    throw invalidSpec(
-      `${path}.algorithm`,
-      `is required (one of ${[...ALGORITHMS.keys()].join(', ')}) unless a shorthand (${SHORTHANDS.join(', ')}) is given`,
-      undefined,
-    );
-  }
-  if (used.length > 1) throw invalidSpec(`${path}.${used[1]}`, `cannot be combined with ${used[0]}`, spec[used[1]!]);
-  const { qps, perSecond, perMinute, perHour, perDay, ...rest } = spec;
-  const field = used[0]!;
-  if (field === 'rate') return { spec: { ...rest, algorithm: 'gcra' }, rateField: 'rate' };
-  // qps and perMinute & co. fix the period: a period given alongside would be silently ignored.
-  if (spec.period !== undefined) {
-    throw invalidSpec(
-      `${path}.period`,
-      `cannot be combined with ${field}, which sets the period (use rate with period instead)`,
-      spec.period,
-    );
-  }
-  const period = field === 'qps' ? 1000 : PER_PERIOD[field];
-  return { spec: { ...rest, algorithm: 'gcra', rate: qpsOrFail(spec[field], `${path}.${field}`), period }, rateField: field };
-}
-
-/** Runs an algorithm's parse; an error about `rate` names the shorthand field the user wrote instead. */
-function parseParams(algorithm: AnyAlgorithm, { spec, rateField }: Expanded, path: string): unknown {
-  try {
-    return algorithm.parse(spec, path);
-  } catch (error) {
-    const rateError = `${path}.rate`;
-    if (rateField === undefined || !(error instanceof TollgateError) || error.field !== rateError) throw error;
-    const field = `${path}.${rateField}`;
-    throw new TollgateError(error.code, `${field}${error.message.slice(rateError.length)}`, field);
-  }
-}
-
-function qpsOrFail(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw invalidSpec(field, 'must be a finite number > 0', value);
-  }
-  return value;
-}
-
 function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLimit, 'name'>) => string): BoundLimit {
   if (!isRecord(raw)) throw invalidSpec(path, 'must be an object describing a limit', raw);
-  const expanded = expandShorthand(raw, path);
-  const { spec } = expanded;
+  const { spec, at } = expandShorthand(raw, path);
   const algorithmName = spec.algorithm;
   const algorithm = typeof algorithmName === 'string' ? ALGORITHMS.get(algorithmName) : undefined;
   if (algorithm === undefined) {
     throw invalidSpec(`${path}.algorithm`, `must be one of ${[...ALGORITHMS.keys()].join(', ')}`, algorithmName);
   }
-  const allowed = ALLOWED_FIELDS[algorithm.name] ?? [];
+  const allowed = Object.keys(algorithm.fields);
   for (const field of Object.keys(spec)) {
     if (field !== 'algorithm' && field !== 'name' && !allowed.includes(field) && spec[field] !== undefined) {
       throw invalidSpec(`${path}.${field}`, `is not an option of ${algorithm.name} (options: ${allowed.join(', ')}, name)`, spec[field]);
@@ -189,7 +122,7 @@ function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLi
   if (spec.name !== undefined && (typeof spec.name !== 'string' || !NAME_PATTERN.test(spec.name))) {
     throw invalidSpec(`${path}.name`, 'must be 1-64 characters of A-Z a-z 0-9 _ . -', spec.name);
   }
-  const params = parseParams(algorithm, expanded, path);
+  const params = algorithm.parse(spec, at);
   const unnamed = { algorithm, params, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
   return { name: (spec.name as string | undefined) ?? defaultName(unnamed), ...unnamed };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gcra } from '../src/algorithms/gcra/model.js';
+import { fieldPath } from '../src/algorithms/spec-fields.js';
 import type { AnyAlgorithm } from '../src/algorithms/types.js';
 import { type BoundLimit, MemoryStore, type StoreOperation } from '../src/index.js';
 import { keyspacesFor } from '../src/keys.js';
@@ -8,7 +9,7 @@ describe('an algorithm without refund', () => {
   it('gives nothing back: a refund reports a peek and leaves the state as it was', () => {
     const { refund: _, ...withoutRefund } = gcra;
     const algorithm: AnyAlgorithm = withoutRefund;
-    const params = algorithm.parse({ rate: 10, burst: 3 }, 'spec');
+    const params = algorithm.parse({ rate: 10, burst: 3 }, fieldPath('spec'));
     const limit: BoundLimit = { name: 'default', algorithm, params, luaArgs: [] };
     const store = new MemoryStore();
     const keyspaces = keyspacesFor('test', ['default:gcra']);

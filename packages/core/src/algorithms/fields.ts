@@ -1,5 +1,6 @@
 import { parseDuration } from '../duration.js';
 import { invalidSpec } from '../errors.js';
+import { type FieldName, type FieldPath, oneOf, type SpecFields, type SpecValues } from './spec-fields.js';
 import type { Policy } from './types.js';
 
 /**
@@ -10,20 +11,20 @@ import type { Policy } from './types.js';
 export const MAX_SPAN_MS = 50 * 365 * 86_400_000;
 
 /** A duration (see `parseDuration`) of at most MAX_SPAN_MS; `fallback` when the field is absent. */
-export function span(spec: Readonly<Record<string, unknown>>, key: string, path: string, fallback?: number): number {
-  const ms = parseDuration(spec[key] ?? fallback, `${path}.${key}`);
-  if (ms > MAX_SPAN_MS) throw invalidSpec(`${path}.${key}`, 'must be at most 50 years', spec[key]);
+export function span<K extends string>(spec: SpecValues<K>, key: NoInfer<K>, at: FieldPath<K>, fallback?: number): number {
+  const ms = parseDuration(spec[key] ?? fallback, at(key));
+  if (ms > MAX_SPAN_MS) throw invalidSpec(at(key), 'must be at most 50 years', spec[key]);
   return ms;
 }
 
 /**
  * The interval between units at `rate` per `periodMs`, in whole microseconds: at least 1 µs,
- * and `units` of them (the burst) within MAX_SPAN_MS. Errors name `rate` (too high or too low).
+ * and `units` of them (the burst) within MAX_SPAN_MS. Errors name `rateField` (too high or too low).
  */
-export function emissionIntervalUs(rate: number, periodMs: number, path: string): number {
+export function emissionIntervalUs(rate: number, periodMs: number, rateField: string): number {
   const intervalUs = Math.round((periodMs * 1000) / rate);
-  if (intervalUs < 1) throw invalidSpec(`${path}.rate`, 'is too high: one request per microsecond at most', rate);
-  if (!(intervalUs <= MAX_SPAN_MS * 1000)) throw invalidSpec(`${path}.rate`, 'is too low: one request per 50 years at least', rate);
+  if (intervalUs < 1) throw invalidSpec(rateField, 'is too high: one request per microsecond at most', rate);
+  if (!(intervalUs <= MAX_SPAN_MS * 1000)) throw invalidSpec(rateField, 'is too low: one request per 50 years at least', rate);
   return intervalUs;
 }
 
@@ -34,37 +35,55 @@ export function burstWithinSpan(burst: number, intervalUs: number, field: string
 }
 
 /** A finite number > 0. */
-export function positiveNumber(spec: Readonly<Record<string, unknown>>, key: string, path: string): number {
+export function positiveNumber<K extends string>(spec: SpecValues<K>, key: NoInfer<K>, at: FieldPath<K>): number {
   const value = spec[key];
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw invalidSpec(`${path}.${key}`, 'must be a finite number > 0', value);
+    throw invalidSpec(at(key), 'must be a finite number > 0', value);
   }
   return value;
 }
 
 /** A whole number >= 1; `fallback` when the field is absent and a fallback is given. */
-export function positiveInteger(spec: Readonly<Record<string, unknown>>, key: string, path: string, fallback?: number): number {
+export function positiveInteger<K extends string>(spec: SpecValues<K>, key: NoInfer<K>, at: FieldPath<K>, fallback?: number): number {
   const value = spec[key] ?? fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidSpec(`${path}.${key}`, 'must be a whole number >= 1', spec[key]);
+    throw invalidSpec(at(key), 'must be a whole number >= 1', spec[key]);
   }
   return value;
 }
+
+/** One of the words `field` declares; its first when the field is absent. */
+export function oneOfValues<K extends string, const V extends readonly [string, ...string[]]>(
+  spec: SpecValues<K>,
+  key: NoInfer<K>,
+  at: FieldPath<K>,
+  field: { readonly oneOf: V },
+): V[number] {
+  const value = spec[key] ?? field.oneOf[0];
+  if (!field.oneOf.includes(value as string)) {
+    throw invalidSpec(at(key), `must be ${field.oneOf.map((word) => `'${word}'`).join(' or ')}`, value);
+  }
+  return value as V[number];
+}
+
+/** SmoothBursty's fields: `mode: 'reserve'` lends future permits, a wait of up to `maxDelay`. */
+export const RESERVE_FIELDS = { mode: oneOf('reject', 'reserve'), maxDelay: 'duration' } as const satisfies SpecFields;
 
 /**
  * `mode: 'reserve'` with `maxDelay` (SmoothBursty): the most a request may wait for borrowed
  * permits, in ms. 0 in the default `mode: 'reject'`, where nothing is borrowed.
  */
-export function reserveDelayMs(spec: Readonly<Record<string, unknown>>, path: string): number {
-  const mode = spec.mode ?? 'reject';
-  if (mode !== 'reject' && mode !== 'reserve') throw invalidSpec(`${path}.mode`, "must be 'reject' or 'reserve'", mode);
+export function reserveDelayMs(spec: SpecValues<ReserveField>, at: FieldPath<ReserveField>): number {
+  const mode = oneOfValues(spec, 'mode', at, RESERVE_FIELDS.mode);
   if (mode === 'reject') {
-    if (spec.maxDelay !== undefined) throw invalidSpec(`${path}.maxDelay`, "is only used with mode: 'reserve'", spec.maxDelay);
+    if (spec.maxDelay !== undefined) throw invalidSpec(at('maxDelay'), "is only used with mode: 'reserve'", spec.maxDelay);
     return 0;
   }
-  if (spec.maxDelay === undefined) throw invalidSpec(`${path}.maxDelay`, "is required with mode: 'reserve'", undefined);
-  return span(spec, 'maxDelay', path);
+  if (spec.maxDelay === undefined) throw invalidSpec(at('maxDelay'), "is required with mode: 'reserve'", undefined);
+  return span(spec, 'maxDelay', at);
 }
+
+type ReserveField = FieldName<typeof RESERVE_FIELDS>;
 
 /** `limit` units per `window`: the params of the window algorithms. */
 export interface LimitPerWindow {
@@ -72,8 +91,13 @@ export interface LimitPerWindow {
   windowMs: number;
 }
 
-export function limitPerWindow(spec: Readonly<Record<string, unknown>>, path: string): LimitPerWindow {
-  return { limit: positiveInteger(spec, 'limit', path), windowMs: span(spec, 'window', path) };
+/** The fields of the window algorithms: at most `limit` requests per `window`. */
+export const LIMIT_PER_WINDOW_FIELDS = { limit: 'count', window: 'duration' } as const satisfies SpecFields;
+
+type LimitPerWindowField = FieldName<typeof LIMIT_PER_WINDOW_FIELDS>;
+
+export function limitPerWindow(spec: SpecValues<LimitPerWindowField>, at: FieldPath<LimitPerWindowField>): LimitPerWindow {
+  return { limit: positiveInteger(spec, 'limit', at), windowMs: span(spec, 'window', at) };
 }
 
 /** What every window algorithm hands to its Lua step and advertises in headers. */

@@ -5,7 +5,7 @@ import type { Algorithm, StepResult } from './types.js';
  * nothing to give back) and the decision a request of cost 1 would now get, as a peek would.
  */
 export function refunded<P, S>(
-  algorithm: Algorithm<P, S>,
+  algorithm: Pick<Algorithm<P, S>, 'step'>,
   state: S | undefined,
   next: S | undefined,
   ttlMs: number,
@@ -18,6 +18,11 @@ export function refunded<P, S>(
 }
 
 /** A refund that gives nothing back. */
-export function nothingToRefund<P, S>(algorithm: Algorithm<P, S>, state: S | undefined, nowMs: number, params: P): StepResult<S> {
+export function nothingToRefund<P, S>(
+  algorithm: Pick<Algorithm<P, S>, 'step'>,
+  state: S | undefined,
+  nowMs: number,
+  params: P,
+): StepResult<S> {
   return refunded(algorithm, state, undefined, 0, nowMs, params);
 }

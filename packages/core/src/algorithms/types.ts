@@ -1,3 +1,5 @@
+import type { FieldName, FieldPath, SpecFields, SpecValues } from './spec-fields.js';
+
 /**
  * What one limit says about one request. Integer milliseconds throughout, so the
  * TypeScript step and the Lua script report exactly the same numbers.
@@ -48,12 +50,17 @@ export interface Policy {
  * operation's limits live in one key, which the driver reads once and writes once. After a Lua refund the driver writes its state and reports
  * `step(key, p, 1, now, token, <the refunded state>)`, as a peek would.
  */
-export interface Algorithm<P, S> {
-  readonly name: string;
+export interface Algorithm<P, S, F extends SpecFields = SpecFields, N extends string = string> {
+  readonly name: N;
   /** The Lua step, registered as `ALGOS[name]` inside the one Redis script. */
   readonly lua: string;
-  /** Validates a spec and returns normalised params; errors name `field`. */
-  parse(spec: Readonly<Record<string, unknown>>, field: string): P;
+  /**
+   * The spec fields besides `algorithm` and `name`, each with its kind: a spec with any other
+   * field is refused, and a fallback share scales each field as its kind says.
+   */
+  readonly fields: F;
+  /** Validates a spec and returns normalised params; errors name a field where `at` says it was written. */
+  parse(spec: SpecValues<FieldName<F>>, at: FieldPath<FieldName<F>>): P;
   /** The params in the order the Lua step reads them from ARGV. */
   luaArgs(params: P): readonly number[];
   /** What `Decision.limit` reports: the most that can ever pass at once. */
@@ -98,5 +105,5 @@ export interface Algorithm<P, S> {
   refund?(state: S | undefined, nowMs: number, params: P, cost: number): StepResult<S>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param and state type
-export type AnyAlgorithm = Algorithm<any, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param, state and field type
+export type AnyAlgorithm = Algorithm<any, any, any>;

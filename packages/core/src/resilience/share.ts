@@ -1,10 +1,7 @@
+import type { FieldKind } from '../algorithms/spec-fields.js';
 import { describeValue, TollgateError } from '../errors.js';
+import { declaredFields } from '../shorthand.js';
 import type { RuleSpec } from '../spec.js';
-
-/** Spec fields counting requests at once: scaled and rounded down, to at least 1. */
-const COUNT_FIELDS = ['burst', 'capacity', 'limit'];
-/** Spec fields giving a rate: scaled as they are. */
-const RATE_FIELDS = ['qps', 'perSecond', 'perMinute', 'perHour', 'perDay', 'rate', 'refillPerSecond', 'refillAmount'];
 
 /**
  * The part of a rule one instance of `1 / share` enforces on its own: every count and rate
@@ -22,15 +19,20 @@ export function shareOfRule(rule: RuleSpec, share: number): RuleSpec {
   return scaleLimit(record, share) as RuleSpec;
 }
 
+/** Scales each field of `limit` as the kind its algorithm (or shorthand) declares says. */
 function scaleLimit(limit: unknown, share: number): Record<string, unknown> {
   if (typeof limit !== 'object' || limit === null) return limit as Record<string, unknown>;
   const spec = limit as Record<string, unknown>;
   const scaled: Record<string, unknown> = { ...spec };
-  for (const field of COUNT_FIELDS) {
-    if (typeof spec[field] === 'number') scaled[field] = Math.max(1, Math.floor((spec[field] as number) * share));
-  }
-  for (const field of RATE_FIELDS) {
-    if (typeof spec[field] === 'number') scaled[field] = (spec[field] as number) * share;
+  for (const [field, kind] of Object.entries(declaredFields(spec))) {
+    const value = spec[field];
+    if (typeof value === 'number') scaled[field] = scaleField(kind, value, share);
   }
   return scaled;
+}
+
+function scaleField(kind: FieldKind, value: number, share: number): number {
+  if (kind === 'count') return Math.max(1, Math.floor(value * share));
+  if (kind === 'rate') return value * share;
+  return value;
 }

@@ -7,6 +7,8 @@ export interface ConcurrencyParams {
   leaseTtlMs: number;
 }
 
+const CONCURRENCY_FIELDS = { limit: 'count', leaseTtl: 'duration' } as const;
+
 /** Lease id → expiry (epoch ms), as the Redis sorted set holds them (member → score). */
 export type ConcurrencyState = ReadonlyMap<string, number>;
 
@@ -36,15 +38,16 @@ function latestExpiry(leases: ReadonlyMap<string, number>): number {
  * token, until it is released or `leaseTtl` passes (so a crashed holder cannot leak slots).
  * A request takes one slot whatever its cost.
  */
-export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState> = {
+export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState, typeof CONCURRENCY_FIELDS, 'concurrency'> = {
   name: 'concurrency',
   lua: concurrencyLua,
+  fields: CONCURRENCY_FIELDS,
   redisSortedSet: true,
 
-  parse(spec, path) {
+  parse(spec, at) {
     return {
-      limit: positiveInteger(spec, 'limit', path),
-      leaseTtlMs: span(spec, 'leaseTtl', path),
+      limit: positiveInteger(spec, 'limit', at),
+      leaseTtlMs: span(spec, 'leaseTtl', at),
     };
   },
 

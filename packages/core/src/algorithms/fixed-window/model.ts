@@ -1,4 +1,4 @@
-import { LIMIT_PER_WINDOW, type LimitPerWindow, limitPerWindow } from '../fields.js';
+import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import fixedWindowLua from './fixed-window.lua';
@@ -14,9 +14,10 @@ export interface FixedWindowState {
  * Fixed window (the INCR + EXPIRE rate-limiter pattern of the Redis INCR docs): a counter that starts with an identity's first request
  * and expires a window later. Up to 2 × limit can pass around a window boundary.
  */
-export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState> = {
+export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState, typeof LIMIT_PER_WINDOW_FIELDS, 'fixed-window'> = {
   name: 'fixed-window',
   lua: fixedWindowLua,
+  fields: LIMIT_PER_WINDOW_FIELDS,
   denialHoldsUntilRetry: true,
 
   parse: limitPerWindow,

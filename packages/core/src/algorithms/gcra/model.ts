@@ -1,4 +1,4 @@
-import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, reserveDelayMs, span } from '../fields.js';
+import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import gcraLua from './gcra.lua';
@@ -14,22 +14,25 @@ export interface GcraParams {
 /** Theoretical arrival time in epoch microseconds. */
 export type GcraState = number;
 
+const GCRA_FIELDS = { rate: 'rate', period: 'duration', burst: 'count', ...RESERVE_FIELDS } as const;
+
 /**
  * GCRA (ITU-T I.371's virtual scheduling), "future state" variant as redis-cell and throttled use it: the TAT a request would leave behind is
  * checked before it is admitted, so exactly `burst` simultaneous requests pass. In reserve
  * mode a request beyond the burst is admitted with `delayMs` (the wait until its emission
  * time) when that wait is at most `maxDelay`.
  */
-export const gcra: Algorithm<GcraParams, GcraState> = {
+export const gcra: Algorithm<GcraParams, GcraState, typeof GCRA_FIELDS, 'gcra'> = {
   name: 'gcra',
   lua: gcraLua,
+  fields: GCRA_FIELDS,
   denialHoldsUntilRetry: true,
 
-  parse(spec, path) {
-    const rate = positiveNumber(spec, 'rate', path);
-    const intervalUs = emissionIntervalUs(rate, span(spec, 'period', path, 1000), path);
-    const burst = positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate)));
-    return { intervalUs, burst: burstWithinSpan(burst, intervalUs, `${path}.burst`), maxDelayUs: reserveDelayMs(spec, path) * 1000 };
+  parse(spec, at) {
+    const rate = positiveNumber(spec, 'rate', at);
+    const intervalUs = emissionIntervalUs(rate, span(spec, 'period', at, 1000), at('rate'));
+    const burst = positiveInteger(spec, 'burst', at, Math.max(1, Math.ceil(rate)));
+    return { intervalUs, burst: burstWithinSpan(burst, intervalUs, at('burst')), maxDelayUs: reserveDelayMs(spec, at) * 1000 };
   },
 
   luaArgs: (p) => [p.intervalUs, p.burst, p.maxDelayUs],

@@ -1,6 +1,7 @@
 import { invalidSpec } from '../../errors.js';
-import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, span } from '../fields.js';
+import { burstWithinSpan, emissionIntervalUs, oneOfValues, positiveInteger, positiveNumber, span } from '../fields.js';
 import { refunded } from '../refund.js';
+import { oneOf } from '../spec-fields.js';
 import type { Algorithm } from '../types.js';
 import leakyBucketLua from './leaky-bucket.lua';
 import { type PolicingParams, type PolicingState, policingRefund, policingStep } from './policing.js';
@@ -9,31 +10,39 @@ import { type ShapingParams, type ShapingState, shapingRefund, shapingStep } fro
 export type LeakyBucketParams = PolicingParams | ShapingParams;
 export type LeakyBucketState = PolicingState | ShapingState;
 
+const LEAKY_BUCKET_FIELDS = {
+  rate: 'rate',
+  period: 'duration',
+  burst: 'count',
+  mode: oneOf('policing', 'shaping'),
+  maxDelay: 'duration',
+} as const;
+
 /**
  * Leaky bucket (the algorithm behind nginx's limit_req), in two modes: `policing` meters the water level, which
  * drains at `rate`, and denies what would overflow `burst`; `shaping` admits a request
  * with the `delayMs` that makes requests leave at exactly `rate`, while that wait stays
  * within `maxDelay`, and denies beyond it.
  */
-export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState> = {
+export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState, typeof LEAKY_BUCKET_FIELDS, 'leaky-bucket'> = {
   name: 'leaky-bucket',
   lua: leakyBucketLua,
+  fields: LEAKY_BUCKET_FIELDS,
   denialHoldsUntilRetry: true,
 
-  parse(spec, path) {
-    const mode = spec.mode ?? 'policing';
-    const rate = positiveNumber(spec, 'rate', path);
-    const intervalUs = emissionIntervalUs(rate, span(spec, 'period', path, 1000), path);
+  parse(spec, at) {
+    const rate = positiveNumber(spec, 'rate', at);
+    const intervalUs = emissionIntervalUs(rate, span(spec, 'period', at, 1000), at('rate'));
+    const mode = oneOfValues(spec, 'mode', at, LEAKY_BUCKET_FIELDS.mode);
     if (mode === 'policing') {
-      if (spec.maxDelay !== undefined) throw invalidSpec(`${path}.maxDelay`, "is only used with mode: 'shaping'", spec.maxDelay);
-      const burst = positiveInteger(spec, 'burst', path, Math.max(1, Math.ceil(rate)));
-      return { mode, intervalUs, burst: burstWithinSpan(burst, intervalUs, `${path}.burst`) };
+      if (spec.maxDelay !== undefined) throw invalidSpec(at('maxDelay'), "is only used with mode: 'shaping'", spec.maxDelay);
+      const burst = positiveInteger(spec, 'burst', at, Math.max(1, Math.ceil(rate)));
+      return { mode, intervalUs, burst: burstWithinSpan(burst, intervalUs, at('burst')) };
     }
-    if (mode !== 'shaping') throw invalidSpec(`${path}.mode`, "must be 'policing' or 'shaping'", mode);
     if (spec.burst !== undefined) {
-      throw invalidSpec(`${path}.burst`, "is not used with mode: 'shaping' (the queue is bounded by maxDelay)", spec.burst);
+      throw invalidSpec(at('burst'), "is not used with mode: 'shaping' (the queue is bounded by maxDelay)", spec.burst);
     }
-    const maxDelayUs = span(spec, 'maxDelay', path) * 1000;
+    const maxDelayUs = span(spec, 'maxDelay', at) * 1000;
     return { mode, intervalUs, maxDelayUs, capacity: Math.floor(maxDelayUs / intervalUs) + 1 };
   },
 

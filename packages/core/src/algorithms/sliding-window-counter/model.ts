@@ -1,5 +1,5 @@
 import { invalidSpec } from '../../errors.js';
-import { LIMIT_PER_WINDOW, type LimitPerWindow, limitPerWindow } from '../fields.js';
+import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import slidingWindowCounterLua from './sliding-window-counter.lua';
@@ -19,15 +19,21 @@ export interface SlidingWindowCounterState {
  * count. Compared scaled by the window, `prev × (window − elapsed) + curr × window`
  * against `limit × window`, so both stores compute in exact integers.
  */
-export const slidingWindowCounter: Algorithm<SlidingWindowCounterParams, SlidingWindowCounterState> = {
+export const slidingWindowCounter: Algorithm<
+  SlidingWindowCounterParams,
+  SlidingWindowCounterState,
+  typeof LIMIT_PER_WINDOW_FIELDS,
+  'sliding-window-counter'
+> = {
   name: 'sliding-window-counter',
   lua: slidingWindowCounterLua,
+  fields: LIMIT_PER_WINDOW_FIELDS,
   denialHoldsUntilRetry: true,
 
-  parse(spec, path) {
-    const { limit, windowMs } = limitPerWindow(spec, path);
+  parse(spec, at) {
+    const { limit, windowMs } = limitPerWindow(spec, at);
     if (2 * limit * windowMs > Number.MAX_SAFE_INTEGER) {
-      throw invalidSpec(`${path}.limit`, `is too high for a ${windowMs} ms window (limit × window must stay below 2^52)`, limit);
+      throw invalidSpec(at('limit'), `is too high for a ${windowMs} ms window (limit × window must stay below 2^52)`, limit);
     }
     return { limit, windowMs };
   },

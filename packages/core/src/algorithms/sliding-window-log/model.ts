@@ -1,5 +1,5 @@
 import { invalidSpec } from '../../errors.js';
-import { LIMIT_PER_WINDOW, type LimitPerWindow, limitPerWindow } from '../fields.js';
+import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import slidingWindowLogLua from './sliding-window-log.lua';
@@ -20,18 +20,24 @@ const MAX_LOG_LIMIT = 100_000;
  * the entries of the last `window` plus its cost stay within `limit`. Exact, and the
  * state never holds more than `limit` entries; denied requests are not recorded.
  */
-export const slidingWindowLog: Algorithm<SlidingWindowLogParams, SlidingWindowLogState> = {
+export const slidingWindowLog: Algorithm<
+  SlidingWindowLogParams,
+  SlidingWindowLogState,
+  typeof LIMIT_PER_WINDOW_FIELDS,
+  'sliding-window-log'
+> = {
   name: 'sliding-window-log',
   lua: slidingWindowLogLua,
+  fields: LIMIT_PER_WINDOW_FIELDS,
   redisSortedSet: true,
   denialHoldsUntilRetry: true,
   needsToken: true,
 
-  parse(spec, path) {
-    const params = limitPerWindow(spec, path);
+  parse(spec, at) {
+    const params = limitPerWindow(spec, at);
     if (params.limit > MAX_LOG_LIMIT) {
       throw invalidSpec(
-        `${path}.limit`,
+        at('limit'),
         `is too high for a log of one entry per unit (at most ${MAX_LOG_LIMIT}; use sliding-window-counter)`,
         params.limit,
       );

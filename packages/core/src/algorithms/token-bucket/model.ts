@@ -1,5 +1,5 @@
 import { invalidSpec } from '../../errors.js';
-import { MAX_SPAN_MS, positiveInteger, positiveNumber, reserveDelayMs, span } from '../fields.js';
+import { MAX_SPAN_MS, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 import tokenBucketLua from './token-bucket.lua';
@@ -22,6 +22,14 @@ export interface TokenBucketState {
   lastMs: number;
 }
 
+const TOKEN_BUCKET_FIELDS = {
+  capacity: 'count',
+  refillPerSecond: 'rate',
+  refillAmount: 'rate',
+  refillInterval: 'duration',
+  ...RESERVE_FIELDS,
+} as const;
+
 /**
  * Refuses a refill that no arithmetic can follow: at most one token per microsecond, a full
  * refill within MAX_SPAN_MS, and a scaled capacity that stays an exact whole number.
@@ -43,27 +51,28 @@ function checkedRefill(p: TokenBucketParams, refillField: string, capacityField:
  * In reserve mode (Guava's SmoothBursty) the bucket may go into debt by up to `maxDelay` of refill:
  * a request short of tokens is admitted with `delayMs`, the time until its tokens are due.
  */
-export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState> = {
+export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState, typeof TOKEN_BUCKET_FIELDS, 'token-bucket'> = {
   name: 'token-bucket',
   lua: tokenBucketLua,
+  fields: TOKEN_BUCKET_FIELDS,
   denialHoldsUntilRetry: true,
 
-  parse(spec, path) {
-    const capacity = positiveInteger(spec, 'capacity', path);
-    const maxDelayMs = reserveDelayMs(spec, path);
+  parse(spec, at) {
+    const capacity = positiveInteger(spec, 'capacity', at);
+    const maxDelayMs = reserveDelayMs(spec, at);
     if (spec.refillPerSecond !== undefined) {
       if (spec.refillAmount !== undefined || spec.refillInterval !== undefined) {
-        throw invalidSpec(`${path}.refillPerSecond`, 'cannot be combined with refillAmount/refillInterval', spec.refillPerSecond);
+        throw invalidSpec(at('refillPerSecond'), 'cannot be combined with refillAmount/refillInterval', spec.refillPerSecond);
       }
-      const refill = positiveNumber(spec, 'refillPerSecond', path);
-      return checkedRefill({ capacity, refill, intervalMs: 1000, maxDelayMs }, `${path}.refillPerSecond`, `${path}.capacity`);
+      const refill = positiveNumber(spec, 'refillPerSecond', at);
+      return checkedRefill({ capacity, refill, intervalMs: 1000, maxDelayMs }, at('refillPerSecond'), at('capacity'));
     }
     if (spec.refillAmount === undefined) {
-      throw invalidSpec(`${path}.refillPerSecond`, 'is required (or refillAmount with refillInterval)', undefined);
+      throw invalidSpec(at('refillPerSecond'), 'is required (or refillAmount with refillInterval)', undefined);
     }
-    const refill = positiveNumber(spec, 'refillAmount', path);
-    const intervalMs = span(spec, 'refillInterval', path, 1000);
-    return checkedRefill({ capacity, refill, intervalMs, maxDelayMs }, `${path}.refillAmount`, `${path}.capacity`);
+    const refill = positiveNumber(spec, 'refillAmount', at);
+    const intervalMs = span(spec, 'refillInterval', at, 1000);
+    return checkedRefill({ capacity, refill, intervalMs, maxDelayMs }, at('refillAmount'), at('capacity'));
   },
 
   luaArgs: (p) => [p.capacity, p.refill, p.intervalMs, p.maxDelayMs],

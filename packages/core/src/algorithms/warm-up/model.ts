@@ -20,6 +20,8 @@ export interface WarmUpParams {
   coolDownUs: number;
 }
 
+const WARM_UP_FIELDS = { rate: 'rate', period: 'duration', warmup: 'duration', coldFactor: 'factor' } as const;
+
 export interface WarmUpState {
   storedPermits: number;
   /** When the next request may pass, in whole epoch microseconds (Guava's schedule, not rounded to ms). */
@@ -50,22 +52,23 @@ function storedPermitsToWaitTime(stored: number, take: number, p: WarmUpParams):
  * expensive (up to `coldFactor` × the stable interval), so after idleness the rate ramps
  * up linearly from rate/coldFactor to the stable rate over `warmup`.
  */
-export const warmUp: Algorithm<WarmUpParams, WarmUpState> = {
+export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS, 'warm-up'> = {
   name: 'warm-up',
   lua: warmUpLua,
+  fields: WARM_UP_FIELDS,
   denialHoldsUntilRetry: true,
 
-  parse(spec, path) {
-    const rate = positiveNumber(spec, 'rate', path);
-    const stableUs = emissionIntervalUs(rate, span(spec, 'period', path, 1000), path);
-    const warmupUs = span(spec, 'warmup', path) * 1000;
+  parse(spec, at) {
+    const rate = positiveNumber(spec, 'rate', at);
+    const stableUs = emissionIntervalUs(rate, span(spec, 'period', at, 1000), at('rate'));
+    const warmupUs = span(spec, 'warmup', at) * 1000;
     const coldFactor = spec.coldFactor ?? 3;
     if (typeof coldFactor !== 'number' || !Number.isFinite(coldFactor) || coldFactor < 1) {
-      throw invalidSpec(`${path}.coldFactor`, 'must be a finite number >= 1', coldFactor);
+      throw invalidSpec(at('coldFactor'), 'must be a finite number >= 1', coldFactor);
     }
     const coldUs = stableUs * coldFactor;
     if (coldUs > MAX_SPAN_MS * 1000)
-      throw invalidSpec(`${path}.coldFactor`, 'is too high: the cold interval must be at most 50 years', coldFactor);
+      throw invalidSpec(at('coldFactor'), 'is too high: the cold interval must be at most 50 years', coldFactor);
     const thresholdPermits = (0.5 * warmupUs) / stableUs;
     const maxPermits = thresholdPermits + (2 * warmupUs) / (stableUs + coldUs);
     const slope = (coldUs - stableUs) / (maxPermits - thresholdPermits);
