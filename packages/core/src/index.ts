@@ -1,3 +1,4 @@
+export type { AlgorithmName } from './algorithms/registry.js';
 export { ALGORITHMS } from './algorithms/registry.js';
 export type { Algorithm, Outcome, Policy, StepResult } from './algorithms/types.js';
 export type { ConcurrencyLimiter, CreateConcurrencyLimiterOptions } from './concurrency-limiter.js';
