@@ -1,11 +1,15 @@
 import fc from 'fast-check';
-import type { LimitSpec } from '../../src/index.js';
+import type { AlgorithmName, LimitSpec } from '../../src/index.js';
 import type { TraceStep } from '../helpers/trace.js';
 
 const periodMs = fc.constantFrom(100, 250, 1000, 7000, 60_000);
 
-/** Random specs per algorithm, including rates that do not divide time evenly. */
-export const specArbitraries: Record<string, fc.Arbitrary<LimitSpec>> = {
+/**
+ * Random specs of every algorithm (a missing one fails to compile), including rates that do not
+ * divide time evenly; `<algorithm> (<mode>)` adds another mode of one. Concurrency's specs feed
+ * its acquire/release traces (`concurrency.test.ts`), the others the consume traces.
+ */
+const randomSpecs = {
   gcra: fc.record({
     algorithm: fc.constant('gcra' as const),
     rate: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.constantFrom(0.5, 2.5, 3, 7, 1000 / 7)),
@@ -80,12 +84,17 @@ export const specArbitraries: Record<string, fc.Arbitrary<LimitSpec>> = {
       maxDelay: fc.constantFrom(1, 100, 333, 1000, 5000),
     }),
   ),
+  concurrency: fc.record({
+    limit: fc.integer({ min: 1, max: 6 }),
+    leaseTtl: fc.constantFrom(1, 100, 250, 1000, 7000),
+  }),
 };
+const { concurrency, ...consumeSpecs } = randomSpecs satisfies Record<AlgorithmName, fc.Arbitrary<object>>;
 
-export const concurrencySpecArbitrary = fc.record({
-  limit: fc.integer({ min: 1, max: 6 }),
-  leaseTtl: fc.constantFrom(1, 100, 250, 1000, 7000),
-});
+/** The random specs of the consume traces, by algorithm (and mode). */
+export const specArbitraries: Readonly<Record<string, fc.Arbitrary<LimitSpec>>> = consumeSpecs;
+
+export const concurrencySpecArbitrary = concurrency;
 
 /** Acquires, releases of a lease taken earlier in the trace (`pick` chooses which, maybe already freed), peeks, resets. */
 export const concurrencyTraceArbitrary = fc.array(
