@@ -1,0 +1,19 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { RegisteredAlgorithm } from '../src/algorithms/registry.js';
+import type { AlgorithmName, LimitSpec } from '../src/index.js';
+
+type DeclaredFields<N extends AlgorithmName> = keyof Extract<RegisteredAlgorithm, { name: N }>['fields'];
+/** The fields of a spec type besides `algorithm` and `name`, over every member of a union. */
+type SpecFields<T> = T extends unknown ? Exclude<keyof T, 'algorithm' | 'name'> : never;
+type TypedFields<N extends AlgorithmName> = SpecFields<Extract<LimitSpec, { algorithm: N }>>;
+
+/** Per algorithm: the fields its spec type and its declaration do not share (none when they agree). */
+type Disagreements = {
+  [N in AlgorithmName]: Exclude<TypedFields<N>, DeclaredFields<N>> | Exclude<DeclaredFields<N>, TypedFields<N>>;
+};
+
+describe('LimitSpec', () => {
+  it('has a spec type for every algorithm, with exactly the fields the algorithm declares (checked by the typecheck)', () => {
+    expectTypeOf<Disagreements>().toEqualTypeOf<{ [N in AlgorithmName]: never }>();
+  });
+});
