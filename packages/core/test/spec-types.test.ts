@@ -4,8 +4,8 @@ import type { AlgorithmName, LimitSpec } from '../src/index.js';
 
 type DeclaredFields<N extends AlgorithmName> = keyof Extract<RegisteredAlgorithm, { name: N }>['fields'];
 /** The fields of a spec type besides `algorithm` and `name`, over every member of a union. */
-type SpecFields<T> = T extends unknown ? Exclude<keyof T, 'algorithm' | 'name'> : never;
-type TypedFields<N extends AlgorithmName> = SpecFields<Extract<LimitSpec, { algorithm: N }>>;
+type FieldsOfType<T> = T extends unknown ? Exclude<keyof T, 'algorithm' | 'name'> : never;
+type TypedFields<N extends AlgorithmName> = FieldsOfType<Extract<LimitSpec, { algorithm: N }>>;
 
 /** Per algorithm: the fields its spec type and its declaration do not share (none when they agree). */
 type Disagreements = {
