@@ -3,6 +3,7 @@ import { Controller, Get, type INestApplication, Post, Req, Res } from '@nestjs/
 import { APP_GUARD } from '@nestjs/core';
 import type { ContractApp, ContractFramework, ContractLimiter, ContractOptions, ContractRoute } from '@tollgate/testing';
 import {
+  type HttpLimiter,
   RateLimit,
   RateLimitGuard,
   type RateLimitHandler,
@@ -11,8 +12,8 @@ import {
   RateLimitRegistry,
   type RateLimitSpec,
 } from '../src/index.js';
-import { type Platform, startApp } from './helpers/apps.js';
 import { contractSpec } from './contract-request.js';
+import { type Platform, startApp } from './helpers/apps.js';
 
 /**
  * A contract limiter on Nest: the rule a `@RateLimit()` (or, with `rules`, the module) takes.
@@ -120,7 +121,7 @@ async function boot(platform: Platform, spec: ContractApp<NestLimit>, send: Send
   const prototype = controller.prototype as unknown as Record<string, () => void>;
   spec.routes.forEach((route, i) => {
     const checked = registry.limitersFor(controller, prototype[`route${i}`]!);
-    rulesOf(spec, route).forEach((limit, j) => limit.bind(checked[j]!.limiter));
+    for (const [j, limit] of rulesOf(spec, route).entries()) limit.bind((checked[j] as HttpLimiter).limiter);
   });
   return app;
 }
