@@ -76,18 +76,6 @@ describe.each(MATRIX)('global guard on %s with the %s store', (platform, storeKi
     expect(first.headers['retry-after']).toBeUndefined();
   });
 
-  it('answers 429 with the draft headers, Retry-After, no-store and a text body', async () => {
-    await statuses('/limited/a', 5);
-    const rejected = await get('/limited/a');
-    expect(rejected.status).toBe(429);
-    expect(parseRateLimitField(rejected.headers['ratelimit-policy']).get('default')).toEqual({ q: 5, w: 60 });
-    expect(parseRateLimitField(rejected.headers.ratelimit).get('default')).toEqual({ r: 0, t: 12 });
-    expect(rejected.headers['retry-after']).toBe('12');
-    expect(rejected.headers['cache-control']).toBe('no-store');
-    expect(rejected.headers['content-type']).toMatch(/^text\/plain/);
-    expect(rejected.text.length).toBeGreaterThan(0);
-  });
-
   it('lets the request through once the clock has moved by Retry-After', async () => {
     await statuses('/limited/a', 5);
     const rejected = await get('/limited/a');

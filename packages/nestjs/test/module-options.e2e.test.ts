@@ -1,4 +1,4 @@
-import { Controller, Get, HttpException, type INestApplication, Injectable, Logger, Module, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpException, type INestApplication, Injectable, Logger, Module, type Type, UseGuards } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { TollgateError } from '@tollgate/core';
 import { VirtualClock } from '@tollgate/testing';
@@ -14,62 +14,23 @@ import {
   type RateLimitOptionsFactory,
 } from '../src/index.js';
 import { PLATFORMS, type Platform, startApp } from './helpers/apps.js';
+import { TwoHandlers } from './helpers/controllers.js';
 import { parseRateLimitField } from './helpers/fields.js';
 
 @Controller('shared')
 @RateLimit({ perMinute: 2 })
-class SharedBudgetController {
-  @Get('a')
-  a() {
-    return 'a';
-  }
-
-  @Get('b')
-  b() {
-    return 'b';
-  }
-}
+class SharedBudgetController extends TwoHandlers {}
 
 @Controller('per-handler')
 @RateLimit({ perMinute: 2, budget: 'per-handler' })
-class PerHandlerBudgetController {
-  @Get('a')
-  a() {
-    return 'a';
-  }
-
-  @Get('b')
-  b() {
-    return 'b';
-  }
-}
+class PerHandlerBudgetController extends TwoHandlers {}
 
 @Controller('per-handler-prefixed')
 @RateLimit({ perMinute: 1, budget: 'per-handler', prefix: 'articles' })
-class PrefixedPerHandlerController {
-  @Get('a')
-  a() {
-    return 'a';
-  }
-
-  @Get('b')
-  b() {
-    return 'b';
-  }
-}
+class PrefixedPerHandlerController extends TwoHandlers {}
 
 @Controller('plain')
-class PlainController {
-  @Get('a')
-  a() {
-    return 'a';
-  }
-
-  @Get('b')
-  b() {
-    return 'b';
-  }
-}
+class PlainController extends TwoHandlers {}
 
 @Controller('self-guarded')
 @UseGuards(RateLimitGuard)
@@ -96,6 +57,14 @@ async function statuses(path: string, count: number): Promise<number[]> {
 
 const withGuard = [{ provide: APP_GUARD, useClass: RateLimitGuard }];
 
+/** Boots `controller` with the global guard, the module deciding on a virtual clock. */
+const bootOnVirtualClock = (platform: Platform, controller: Type) =>
+  startApp(platform, {
+    imports: [RateLimitModule.forRoot({ clock: new VirtualClock().now })],
+    controllers: [controller],
+    providers: withGuard,
+  });
+
 describe.each(PLATFORMS)('budgets on %s', (platform) => {
   it('shares a controller rule between handlers by default, and gives each its own with budget: per-handler', async () => {
     app = await startApp(platform, {
@@ -118,11 +87,7 @@ describe.each(PLATFORMS)('budgets on %s', (platform) => {
   });
 
   it('gives each handler its own budget under an explicit prefix (as <prefix>.<handler>)', async () => {
-    app = await startApp(platform, {
-      imports: [RateLimitModule.forRoot({ clock: new VirtualClock().now })],
-      controllers: [PrefixedPerHandlerController],
-      providers: withGuard,
-    });
+    app = await bootOnVirtualClock(platform, PrefixedPerHandlerController);
     expect([...(await statuses('/per-handler-prefixed/a', 2)), ...(await statuses('/per-handler-prefixed/b', 2))]).toEqual([
       200, 429, 200, 429,
     ]);
@@ -251,11 +216,7 @@ class HandledController {
 
 describe.each(PLATFORMS)('handler on %s', (platform) => {
   it('answers rejected requests through the rule handler, async, with the rate-limit headers set', async () => {
-    app = await startApp(platform, {
-      imports: [RateLimitModule.forRoot({ clock: new VirtualClock().now })],
-      controllers: [HandledController],
-      providers: withGuard,
-    });
+    app = await bootOnVirtualClock(platform, HandledController);
     const server = app.getHttpServer();
     expect((await request(server).get('/handled')).status).toBe(200);
     const rejected = await request(server).get('/handled');
@@ -267,11 +228,7 @@ describe.each(PLATFORMS)('handler on %s', (platform) => {
   });
 
   it('lets Nest render an exception the handler throws', async () => {
-    app = await startApp(platform, {
-      imports: [RateLimitModule.forRoot({ clock: new VirtualClock().now })],
-      controllers: [HandledController],
-      providers: withGuard,
-    });
+    app = await bootOnVirtualClock(platform, HandledController);
     const server = app.getHttpServer();
     expect((await request(server).get('/handled/thrown')).status).toBe(200);
     const rejected = await request(server).get('/handled/thrown');
@@ -291,11 +248,7 @@ class TwoRulesController {
 
 describe.each(PLATFORMS)('several rules on one route on %s', (platform) => {
   it('puts the members of every rule in the RateLimit fields', async () => {
-    app = await startApp(platform, {
-      imports: [RateLimitModule.forRoot({ clock: new VirtualClock().now })],
-      controllers: [TwoRulesController],
-      providers: withGuard,
-    });
+    app = await bootOnVirtualClock(platform, TwoRulesController);
     const passed = await request(app.getHttpServer()).get('/two-rules').expect(200);
     expect(parseRateLimitField(passed.headers['ratelimit-policy'])).toEqual(
       new Map([

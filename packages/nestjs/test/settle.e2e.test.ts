@@ -29,7 +29,7 @@ class WorkController {
 /**
  * Wraps the rule's limiter so each passed verdict records its `settle` calls and carries
  * `delayMs`: what the guard calls, and how often, is checked here; the real shaping, leases
- * and refunds behind `settle` are end to end in in-flight.e2e.test.ts.
+ * and refunds behind `settle` are end to end in contract.test.ts.
  */
 function instrument(limiter: HttpRequestChecker, delayMs: number): { settled: (number | undefined)[]; passedAt: number[] } {
   const settled: (number | undefined)[] = [];

@@ -3,6 +3,7 @@ export { describeExampleApp } from './example-app.js';
 export type { BackendContext } from './http-contract/index.js';
 export { describeHttpAdapter, describeOnBackends, structured } from './http-contract/index.js';
 export type {
+  AdapterCapabilities,
   ContractApp,
   ContractDecision,
   ContractFramework,

@@ -1,10 +1,8 @@
 import { Controller, Get, NotFoundException, Post, UseGuards } from '@nestjs/common';
 import { RateLimit, RateLimitGuard, SkipRateLimit } from '../../src/index.js';
 
-/** Class rule: one budget of 5 per minute shared by its handlers, unless a handler says otherwise. */
-@Controller('limited')
-@RateLimit({ perMinute: 5 })
-export class ClassRuleController {
+/** Two handlers, `a` and `b`, each answering its name: a controller extends it to have two routes under one class rule. */
+export class TwoHandlers {
   @Get('a')
   a() {
     return 'a';
@@ -14,7 +12,12 @@ export class ClassRuleController {
   b() {
     return 'b';
   }
+}
 
+/** Class rule: one budget of 5 per minute shared by its handlers, unless a handler says otherwise. */
+@Controller('limited')
+@RateLimit({ perMinute: 5 })
+export class ClassRuleController extends TwoHandlers {
   @Get('own')
   @RateLimit({ algorithm: 'fixed-window', limit: 2, window: '1m' })
   own() {

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { describeOnBackends } from './backends.js';
+import { eventCases } from './event-cases.js';
 import { inFlightCases } from './in-flight-cases.js';
 import { plainCases, rateLimitCases } from './rate-limit-cases.js';
 import { ruleSetCases, ruleSetOptionCases } from './rule-set-cases.js';
@@ -11,7 +12,7 @@ const named = <Framework extends { name: string }>(frameworks: Framework[]) =>
 
 /**
  * The HTTP behaviour every adapter shares, written once: counting and headers, bodies, client
- * addresses, store failures, concurrency leases, refunds, shaping and rule files. An adapter's
+ * addresses, store failures, concurrency leases, refunds, shaping, events and rule files. An adapter's
  * test hands in its `rateLimit`, a `serve` per framework version and the core classes; cases
  * that only one framework has stay beside the adapter.
  */
@@ -20,11 +21,12 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
     describe.each(named(adapter.frameworks))('%s', (_name, framework) => {
       rateLimitCases(adapter, framework, backend);
       inFlightCases(adapter, framework, backend);
+      eventCases(adapter, framework, backend);
       describe('with a rule file', () => ruleSetCases(adapter, framework, backend));
     });
   });
   describe.each(named(adapter.frameworks))('%s', (_name, framework) => plainCases(adapter, framework));
-  ruleSetOptionCases(adapter);
+  if (adapter.capabilities?.checksOptionsWhenCalled !== false) ruleSetOptionCases(adapter);
 }
 
 export type { BackendContext } from './backends.js';

@@ -88,7 +88,7 @@ export function rateLimitCases<Limit extends { limiter: ContractLimiter }, Store
     });
     await request(app).get('/problem').expect(200);
     const problem = await request(app).get('/problem').expect(429);
-    expect(problem.headers['content-type']).toBe('application/problem+json');
+    expect(problem.headers['content-type']).toBe(framework.problemContentType ?? 'application/problem+json');
     expect(JSON.parse(problem.text)).toEqual({
       type: 'about:blank',
       title: 'Too Many Requests',

@@ -83,6 +83,17 @@ export interface ContractFramework<Limit> {
   name: string;
   /** Builds the app and answers its Node request listener. */
   serve(app: ContractApp<Limit>): RequestListener;
+  /** The Content-Type of a problem+json rejection as the framework sends it. Default `application/problem+json` (Fastify adds the charset). */
+  problemContentType?: string;
+}
+
+/** What an adapter does differently from the middleware adapters; each flag names the cases it turns off. */
+export interface AdapterCapabilities {
+  /**
+   * `rateLimit()` refuses bad options when it is called. Default true; false when the app's boot
+   * checks them (Nest's module), and the bad-rules-option case is then in the adapter's own tests.
+   */
+  checksOptionsWhenCalled?: boolean;
 }
 
 export interface HttpAdapter<Limit extends { limiter: ContractLimiter }, Store> {
@@ -95,6 +106,8 @@ export interface HttpAdapter<Limit extends { limiter: ContractLimiter }, Store> 
    * `{ tooMany: true, retryAfterMs }`, read from the decision the adapter left on the request.
    */
   tooManyHandler: unknown;
+  /** Default: every capability (see `AdapterCapabilities`). */
+  capabilities?: AdapterCapabilities;
 }
 
 /** The adapter's `rateLimit`, typed for the options the contract writes. */
