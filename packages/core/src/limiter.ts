@@ -122,7 +122,10 @@ export function limiterOf(config: LimiterConfig): Limiter {
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume: (key, options) => withCost(options, (cost) => calls.consume(key, cost)),
+    consume(key, options) {
+      const cost = options?.cost ?? 1;
+      return isCost(cost) ? calls.consume(key, cost) : invalidCost(cost);
+    },
     async release(lease) {
       // A decision the failure policy (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
@@ -134,7 +137,10 @@ export function limiterOf(config: LimiterConfig): Limiter {
     },
     peek: (key) => calls.run('peek', key, 1),
     reset: (key) => calls.run('reset', key, 1),
-    refund: (key, options) => withCost(options, (cost) => calls.run('refund', key, cost)),
+    refund(key, options) {
+      const cost = options?.cost ?? 1;
+      return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
+    },
     wait: (key, waitOptions) => waiter.wait(key, waitOptions),
     on: (event, listener) => events.on(event, listener),
   };
@@ -145,13 +151,12 @@ function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {
   return 'limiter' in answer ? answer.limiter : createLimiter(answer.build);
 }
 
-/** Runs `call` with the cost of `options`, or rejects when it is not a whole number >= 1. */
-function withCost(options: ConsumeOptions | undefined, call: (cost: number) => Promise<Decision>): Promise<Decision> {
-  const cost = options?.cost ?? 1;
-  if (!Number.isSafeInteger(cost) || cost < 1) {
-    return Promise.reject(
-      new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
-    );
-  }
-  return call(cost);
+function isCost(cost: unknown): cost is number {
+  return Number.isSafeInteger(cost) && (cost as number) >= 1;
+}
+
+function invalidCost(cost: unknown): Promise<never> {
+  return Promise.reject(
+    new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
+  );
 }
