@@ -34,3 +34,11 @@ export function describeValue(value: unknown): string {
 export function invalidSpec(field: string, expectation: string, value: unknown): TollgateError {
   return new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `${field} ${expectation} (got ${describeValue(value)})`, field);
 }
+
+/**
+ * The `ERR_TOLLGATE_INVALID_OPTION` error of a bad option, naming its field:
+ * `<field> <expectation> (got <value>)`. Integrations use it for options of their own.
+ */
+export function invalidOption(field: string, expectation: string, value: unknown): TollgateError {
+  return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${describeValue(value)})`, field);
+}

@@ -74,19 +74,20 @@ export class LimiterEvents {
   private readonly listeners = new Map<LimiterEventName, Set<(event: never) => void>>();
 
   /** An emitter holding the listeners of a limiter's `events` option. */
-  static from(listeners: LimiterListeners | undefined): LimiterEvents {
+  /** The `events` option's listeners; errors name `field` (where the option sits). */
+  static from(listeners: LimiterListeners | undefined, field = 'events'): LimiterEvents {
     const events = new LimiterEvents();
     if (listeners === undefined) return events;
     if (typeof listeners !== 'object' || listeners === null) {
-      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'events must be an object of listeners', 'events');
+      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} must be an object of listeners`, field);
     }
     for (const [name, listener] of Object.entries(listeners)) {
       if (listener === undefined) continue;
       if (!isLimiterEventName(name) || typeof listener !== 'function') {
         throw new TollgateError(
           'ERR_TOLLGATE_INVALID_OPTION',
-          `events.${name} must be a listener of a limiter event (events: ${EVENT_NAMES.join(', ')})`,
-          `events.${name}`,
+          `${field}.${name} must be a listener of a limiter event (events: ${EVENT_NAMES.join(', ')})`,
+          `${field}.${name}`,
         );
       }
       events.on(name, listener as LimiterListener<typeof name>);

@@ -7,7 +7,7 @@ export type { Decision, DecisionSource, Lease, LimitDecision, ShadowVerdict } fr
 export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
-export { TollgateError } from './errors.js';
+export { invalidOption, TollgateError } from './errors.js';
 export type {
   BreakerCloseEvent,
   BreakerOpenEvent,

@@ -1,16 +1,13 @@
-import { type Decision, type Lease, limitInfo, toDecision } from './decision.js';
+import type { Decision, Lease } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
-import { type BypassReason, type LimiterEventName, LimiterEvents, type LimiterListener, type LimiterListeners } from './events.js';
-import { assertIdentity, assertPrefix, encodeIdentity, keyspacesFor } from './keys.js';
-import { type Breaker, type BreakerOptions, type BreakerState, Breakers } from './resilience/breaker.js';
-import { DenyCache, type DenyCacheOptions } from './resilience/deny-cache.js';
-import { policyDecision } from './resilience/policy-decision.js';
-import { shareOfRule } from './resilience/share.js';
-import { StoreTimeoutError, withTimeout } from './resilience/timeout.js';
-import { bindRule, type RuleSpec } from './spec.js';
-import { MemoryStore } from './stores/memory-store.js';
-import type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
-import { uniqueToken } from './token.js';
+import type { LimiterEventName, LimiterListener, LimiterListeners } from './events.js';
+import { LimiterCalls } from './limiter-calls.js';
+import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './limiter-config.js';
+import type { BreakerOptions, BreakerState } from './resilience/breaker.js';
+import type { DenyCacheOptions } from './resilience/deny-cache.js';
+import type { StoreFailureAnswer } from './resilience/guarded-store.js';
+import type { RuleSpec } from './spec.js';
+import type { BoundLimit, Clock, Store } from './stores/store.js';
 import { createWaiter, type WaitOptions } from './wait/wait.js';
 
 /** A fallback limiter built for you: the rule scaled to `share` (e.g. `1 / instances`) on `store`. */
@@ -103,238 +100,63 @@ export interface Limiter {
   on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void;
 }
 
-const OPTION_FIELDS = new Set(['store', 'clock', 'prefix', 'rule', 'timeout', 'onStoreError', 'breaker', 'denyCache', 'shadow', 'events']);
-
+/** A limiter enforcing `options`' rule; throws `ERR_TOLLGATE_INVALID_SPEC` or `_OPTION` naming the bad field. */
 export function createLimiter(options: CreateLimiterOptions): Limiter {
-  if (typeof options !== 'object' || options === null) {
-    throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `spec must be an object (got ${describeValue(options)})`, 'spec');
-  }
-  const { store: givenStore, clock, prefix = 'tollgate', rule = 'default', timeout = 100, shadow = false } = options;
-  const spec = Object.fromEntries(Object.entries(options).filter(([field]) => !OPTION_FIELDS.has(field))) as RuleSpec;
-  const limits = bindRule(spec);
-  assertPrefix(prefix);
-  if (clock !== undefined && typeof clock !== 'function') {
-    throw invalidOption('clock', 'must be a function returning epoch milliseconds', clock);
-  }
-  const store = givenStore ?? new MemoryStore(clock ? { clock } : {});
-  if (typeof store?.execute !== 'function') {
-    throw invalidOption('store', 'must be a MemoryStore, a RedisStore or another Store', store);
-  }
-  if (typeof rule !== 'string' || rule.length === 0 || rule.length > 128) {
-    throw invalidOption('rule', 'must be a name of 1-128 characters', rule);
-  }
-  if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout) || timeout < 1) {
-    throw invalidOption('timeout', 'must be a whole number of milliseconds >= 1', timeout);
-  }
-  if (typeof shadow !== 'boolean') throw invalidOption('shadow', 'must be true or false', shadow);
-  const now = clock ?? Date.now;
-  const breakers = options.breaker === false ? undefined : new Breakers(options.breaker ?? {}, now);
-  const denyCache = DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits);
-  const fallback = buildFallback(options.onStoreError ?? 'open', spec, { clock, prefix });
-  const closedRetryAfterMs = breakers?.coolDownMs ?? 1000;
-  const events = LimiterEvents.from(options.events);
+  return limiterOf(parseLimiterOptions(options));
+}
 
-  const keyspaces = keyspacesFor(
-    prefix,
-    limits.map((limit) => `${limit.name}:${limit.algorithm.name}`),
-  );
-  const infos = limits.map(limitInfo);
-  const holdsLeases = limits.some((limit) => limit.algorithm.release !== undefined);
-  // Leases and sliding-log members are named after a token unique to the consume.
-  const needsToken = holdsLeases || limits.some((limit) => limit.algorithm.needsToken === true);
-  // The memory store never waits nor fails: it is called synchronously, without timeout or breaker.
-  const memory = store instanceof MemoryStore ? store : undefined;
-
-  function run(kind: OperationKind, key: string, cost: number, token = '', checked: readonly BoundLimit[] = limits): Promise<Decision> {
-    try {
-      assertIdentity(key);
-      const operation = { kind, identity: encodeIdentity(key), keyspaces, limits: checked, cost, token, nowMs: clock?.() };
-      if (memory === undefined) return runOnStore(operation, key);
-      return Promise.resolve(finish(kind, key, cost, toDecision(kind, memory.executeSync(operation), infos, cost), 0));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  async function runOnStore(operation: StoreOperation, key: string): Promise<Decision> {
-    const { kind, cost } = operation;
-    // Waiters check the rule in reserve mode (other limits): their denials say nothing of a plain consume.
-    const cacheable = denyCache !== undefined && kind === 'consume' && cost === 1 && operation.limits === limits;
-    if (cacheable) {
-      const cached = denyCache.get(key, now());
-      if (cached) return finish(kind, key, cost, cached, 0);
-    }
-    // Capacity given back here may end a cached denial early.
-    if (kind === 'reset' || kind === 'refund') denyCache?.forget(key);
-    // One breaker per failure domain: a failed Cluster node does not stop calls to the others.
-    const breaker = breakers?.for((store as Store).failureDomain?.(operation.identity) ?? '');
-    if (breaker && !breaker.admit()) return bypass(kind, key, cost, 'breaker-open', breaker);
-    const sentAtMs = now();
-    const startedAt = performance.now();
-    let result: StoreResult;
-    try {
-      result = await withTimeout(store.execute(operation), timeout);
-    } catch (error) {
-      return storeFailed(kind, key, cost, error, performance.now() - startedAt, breaker);
-    }
-    const openForMs = breaker?.succeeded();
-    if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
-    const decision = toDecision(kind, result, infos, cost);
-    if (cacheable) denyCache.remember(key, decision, sentAtMs);
-    return finish(kind, key, cost, decision, performance.now() - startedAt);
-  }
-
-  function storeFailed(
-    kind: OperationKind,
-    key: string,
-    cost: number,
-    cause: unknown,
-    latencyMs: number,
-    breaker: Breaker | undefined,
-  ): Promise<Decision> {
-    const reason = cause instanceof StoreTimeoutError ? 'timeout' : 'error';
-    const error =
-      cause instanceof TollgateError
-        ? cause
-        : new TollgateError('ERR_TOLLGATE_STORE', `store call failed: ${(cause as Error)?.message ?? String(cause)}`, undefined, { cause });
-    events.emit('storeError', { rule, key, reason, error, latencyMs });
-    const failures = breaker?.failed();
-    if (failures !== undefined) events.emit('breakerOpen', { rule, failures, coolDownMs: breaker!.coolDownMs, error });
-    return bypass(kind, key, cost, reason, breaker);
-  }
-
-  async function bypass(
-    kind: OperationKind,
-    key: string,
-    cost: number,
-    reason: BypassReason,
-    breaker: Breaker | undefined,
-  ): Promise<Decision> {
-    let decision: Decision;
-    if (typeof fallback === 'string') {
-      decision = policyDecision(fallback === 'open', infos, breaker?.retryAfterMs() || closedRetryAfterMs);
-    } else {
-      decision = { ...(await askFallback(fallback, kind, key, cost)), source: 'fallback' };
-    }
-    if (events.has('fallback')) {
-      events.emit('fallback', { rule, key, reason, policy: typeof fallback === 'string' ? fallback : 'fallback', decision });
-    }
-    return finish(kind, key, cost, decision, 0);
-  }
-
-  function finish(kind: OperationKind, key: string, cost: number, verdict: Decision, latencyMs: number): Decision {
-    const decision: Decision = shadow
-      ? {
-          ...verdict,
-          allowed: true,
-          retryAfterMs: 0,
-          delayMs: 0,
-          shadow: { allowed: verdict.allowed, retryAfterMs: verdict.retryAfterMs, delayMs: verdict.delayMs },
-        }
-      : verdict;
-    if (kind === 'consume') {
-      const event = !verdict.allowed ? 'denied' : verdict.delayMs > 0 ? 'delayed' : 'allowed';
-      if (events.has(event)) events.emit(event, { rule, key, cost, decision, latencyMs });
-    }
-    return decision;
-  }
-
+/** The limiter of options already checked. */
+export function limiterOf(config: LimiterConfig): Limiter {
+  const { rule, limits, breakers, events } = config;
+  const calls = new LimiterCalls(config, failureAnswer(config.onStoreError));
   const waiter = createWaiter({
     limits,
-    now,
-    consume: (key, cost, checked) => consume(key, cost, checked),
-    refund: (key, cost) => run('refund', key, cost),
-    release: (lease) => run('release', lease.key, 1, lease.id).then(() => undefined),
+    now: config.now,
+    consume: (key, cost, checked) => calls.consume(key, cost, checked),
+    refund: (key, cost) => calls.run('refund', key, cost),
+    release: (lease) => calls.run('release', lease.key, 1, lease.id).then(() => undefined),
   });
-
   return {
     rule,
     limits,
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume: (key, consumeOptions) => runWithCost('consume', key, consumeOptions),
+    consume(key, options) {
+      const cost = options?.cost ?? 1;
+      return isCost(cost) ? calls.consume(key, cost) : invalidCost(cost);
+    },
     async release(lease) {
       // A decision the failure policy (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
       if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
         throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');
       }
-      if (holdsLeases) await run('release', lease.key, 1, lease.id);
+      if (calls.holdsLeases) await calls.run('release', lease.key, 1, lease.id);
       waiter.released(lease.key);
     },
-    peek: (key) => run('peek', key, 1),
-    reset: (key) => run('reset', key, 1),
-    refund: (key, refundOptions) => runWithCost('refund', key, refundOptions),
+    peek: (key) => calls.run('peek', key, 1),
+    reset: (key) => calls.run('reset', key, 1),
+    refund(key, options) {
+      const cost = options?.cost ?? 1;
+      return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
+    },
     wait: (key, waitOptions) => waiter.wait(key, waitOptions),
     on: (event, listener) => events.on(event, listener),
   };
-
-  function consume(key: string, cost: number, checked: readonly BoundLimit[] = limits): Promise<Decision> {
-    if (!needsToken) return run('consume', key, cost, '', checked);
-    const token = uniqueToken();
-    const decision = run('consume', key, cost, token, checked);
-    if (!holdsLeases) return decision;
-    return decision.then((admitted) => {
-      // Only a store decision holds a slot: policy and fallback answers took none here.
-      if (admitted.allowed && admitted.source === 'store') admitted.lease = { key, id: token };
-      return admitted;
-    });
-  }
-
-  function runWithCost(kind: OperationKind, key: string, costOptions: ConsumeOptions | undefined): Promise<Decision> {
-    const cost = costOptions?.cost ?? 1;
-    if (!Number.isSafeInteger(cost) || cost < 1) {
-      return Promise.reject(
-        new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
-      );
-    }
-    return kind === 'consume' ? consume(key, cost) : run(kind, key, cost);
-  }
 }
 
-/** Puts an operation the store could not answer to the fallback limiter. */
-function askFallback(fallback: Limiter, kind: OperationKind, key: string, cost: number): Promise<Decision> {
-  switch (kind) {
-    case 'consume':
-      return fallback.consume(key, { cost });
-    case 'refund':
-      return fallback.refund(key, { cost });
-    case 'reset':
-      return fallback.reset(key);
-    default:
-      return fallback.peek(key);
-  }
+function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {
+  if (typeof answer === 'string') return answer;
+  return 'limiter' in answer ? answer.limiter : createLimiter(answer.build);
 }
 
-function invalidOption(field: string, expectation: string, value: unknown): TollgateError {
-  return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${describeValue(value)})`, field);
+function isCost(cost: unknown): cost is number {
+  return Number.isSafeInteger(cost) && (cost as number) >= 1;
 }
 
-function buildFallback(
-  policy: StoreErrorPolicy,
-  spec: RuleSpec,
-  { clock, prefix }: { clock: Clock | undefined; prefix: string },
-): 'open' | 'closed' | Limiter {
-  if (policy === 'open' || policy === 'closed') return policy;
-  const fallback = typeof policy === 'object' && policy !== null ? (policy as { fallback?: unknown }).fallback : undefined;
-  if (typeof fallback !== 'object' || fallback === null) {
-    throw invalidOption('onStoreError', "must be 'open', 'closed' or { fallback: Limiter | { share, store? } }", policy);
-  }
-  if (typeof (fallback as Limiter).consume === 'function') return fallback as Limiter;
-  const { store, share } = fallback as FallbackShare;
-  let scaled: RuleSpec;
-  try {
-    scaled = shareOfRule(spec, share);
-  } catch (error) {
-    const cause = error as TollgateError;
-    throw new TollgateError(cause.code, `onStoreError.fallback: ${cause.message}`, `onStoreError.fallback.${cause.field}`);
-  }
-  return createLimiter({
-    ...scaled,
-    store: store ?? new MemoryStore(clock ? { clock } : {}),
-    ...(clock ? { clock } : {}),
-    prefix,
-    denyCache: false,
-  } as CreateLimiterOptions);
+function invalidCost(cost: unknown): Promise<never> {
+  return Promise.reject(
+    new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
+  );
 }

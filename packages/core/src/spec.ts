@@ -156,19 +156,25 @@ function uniqueName(label: string, taken: Set<unknown>): string {
 /** A rule: one limit spec, or `{ limits: [...] }` checked all-or-nothing. */
 export type RuleSpec = LimitSpec | { limits: readonly LimitSpec[] };
 
-/** Validates a rule and resolves each of its limits; errors name the offending field. */
-export function bindRule(rule: unknown): BoundLimit[] {
-  if (!isRecord(rule)) throw invalidSpec('spec', 'must be an object', rule);
-  if (rule.limits === undefined) return [bindLimit(rule, 'spec', () => 'default')];
+/**
+ * Validates a rule and resolves each of its limits; errors name the offending field: `spec`,
+ * `limits[1].burst`, or under `path` when given (`rules[0].limit.burst`, `rules[0].limits[1].burst`).
+ */
+export function bindRule(rule: unknown, path?: string): BoundLimit[] {
+  const specPath = path ?? 'spec';
+  const limitsPath = path === undefined ? 'limits' : `${path}.limits`;
+  if (!isRecord(rule)) throw invalidSpec(specPath, 'must be an object', rule);
+  if (rule.limits === undefined) return [bindLimit(rule, specPath, () => 'default')];
   if (!Array.isArray(rule.limits) || rule.limits.length === 0) {
-    throw invalidSpec('limits', 'must be a non-empty array of limit specs', rule.limits);
+    throw invalidSpec(limitsPath, 'must be a non-empty array of limit specs', rule.limits);
   }
   const taken = new Set(rule.limits.map((raw) => (isRecord(raw) ? raw.name : undefined)).filter((name) => typeof name === 'string'));
-  const bound = rule.limits.map((raw, i) => bindLimit(raw, `limits[${i}]`, (limit) => uniqueName(limitLabel(limit), taken)));
+  const bound = rule.limits.map((raw, i) => bindLimit(raw, `${limitsPath}[${i}]`, (limit) => uniqueName(limitLabel(limit), taken)));
   const seen = new Set<string>();
   for (const [i, limit] of bound.entries()) {
     if (seen.has(limit.name)) {
-      throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `limits[${i}].name "${limit.name}" is used twice`, `limits[${i}].name`);
+      const field = `${limitsPath}[${i}].name`;
+      throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `${field} "${limit.name}" is used twice`, field);
     }
     seen.add(limit.name);
   }

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@tollgate/core';
 import type { RateLimitModuleAsyncOptions, RateLimitModuleOptions, RateLimitOptionsFactory } from './options.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RateLimitInterceptor } from './rate-limit.interceptor.js';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { createHttpLimiter, MemoryStore, type Store, TollgateError } from '@tollgate/core';
-import { invalidOption } from './invalid-option.js';
+import { createHttpLimiter, invalidOption, MemoryStore, type Store, TollgateError } from '@tollgate/core';
 import type { RateLimitBudget, RateLimitModuleOptions, RateLimitRules, RateLimitSpec, RouteRule } from './options.js';
 import { withHandler } from './route-rule.js';
 import { ruleSetLimiter } from './rule-set-limiter.js';

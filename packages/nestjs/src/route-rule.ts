@@ -1,4 +1,4 @@
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@tollgate/core';
 import type { RouteRule } from './options.js';
 
 /** The rule as the guard checks it: the HTTP limiter, and the handler that answers its rejections. */

@@ -26,13 +26,14 @@ export class DenyCache {
   private readonly entries = new Map<string, Entry>();
   private readonly maxEntries: number;
 
-  constructor(options: DenyCacheOptions) {
+  /** `field`: where the options sit, named by errors. */
+  constructor(options: DenyCacheOptions, field = 'denyCache') {
     const maxEntries = options.maxEntries ?? 10_000;
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
       throw new TollgateError(
         'ERR_TOLLGATE_INVALID_OPTION',
-        `denyCache.maxEntries must be a whole number >= 1 (got ${String(maxEntries)})`,
-        'denyCache.maxEntries',
+        `${field}.maxEntries must be a whole number >= 1 (got ${String(maxEntries)})`,
+        `${field}.maxEntries`,
       );
     }
     this.maxEntries = maxEntries;
@@ -40,20 +41,21 @@ export class DenyCache {
 
   /**
    * The cache a limiter's `denyCache` option asks for: none when off, when an algorithm of the
-   * rule does not qualify, or by default on a memory store (no round trip to save).
+   * rule does not qualify, or by default on a memory store (no round trip to save). Errors name `field`.
    */
   static forRule(
     option: DenyCacheOptions | boolean | undefined,
     memoryStore: boolean,
     limits: readonly BoundLimit[],
+    field = 'denyCache',
   ): DenyCache | undefined {
     if (option === false || !limits.every((limit) => limit.algorithm.denialHoldsUntilRetry === true)) return undefined;
     if (option === undefined && memoryStore) return undefined;
     if (option === undefined || option === true) return new DenyCache({});
     if (typeof option !== 'object' || option === null) {
-      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', 'denyCache must be true, false or { maxEntries }', 'denyCache');
+      throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} must be true, false or { maxEntries }`, field);
     }
-    return new DenyCache(option);
+    return new DenyCache(option, field);
   }
 
   get size(): number {

@@ -1,8 +1,10 @@
 import { describeValue, TollgateError } from '../errors.js';
 import type { LimiterListeners } from '../events.js';
-import { type CreateLimiterOptions, createLimiter, type Limiter, type StoreErrorPolicy } from '../limiter.js';
-import { bindRule } from '../spec.js';
-import type { Clock, Store } from '../stores/store.js';
+import { type Limiter, type LimiterOptions, limiterOf, type StoreErrorPolicy } from '../limiter.js';
+import { configureLimiter } from '../limiter-config.js';
+import { bindRule, type RuleSpec } from '../spec.js';
+import type { BoundLimit, Clock, Store } from '../stores/store.js';
+import { CONDITION_FIELDS, MATCH_FIELDS, OPTION_FIELDS, RULE_FIELDS, TIER_FIELDS, TOP_FIELDS } from './document.js';
 import { compilePathPattern } from './path-pattern.js';
 import { compileSelector, type RuleRequest, type SelectorReader } from './request.js';
 
@@ -27,12 +29,10 @@ export interface CompiledRule {
 }
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,48}$/;
-const TOP_FIELDS = ['rules', 'prefix', 'defaults'];
-const OPTION_FIELDS = ['shadow', 'timeout', 'onStoreError', 'denyCache'];
-const RULE_FIELDS = ['name', 'match', 'key', 'limit', 'limits', 'tiers', ...OPTION_FIELDS];
-const TIER_FIELDS = ['name', 'when', 'key', 'limit', 'limits'];
 
 type Fields = Record<string, unknown>;
+/** A rule bound once: its spec (a fallback scales it) and its limits. */
+type BoundRule = { spec: RuleSpec; limits: BoundLimit[] };
 
 /** Validates a rule-set document and builds one limiter per rule (per tier). Errors name the rule and field. */
 export function compileRules(config: unknown, options: CompileOptions): CompiledRule[] {
@@ -67,11 +67,11 @@ function compileRule(rule: Fields, path: string, who: string, ruleOptions: Field
   const ruleIdentity = selector(key, `${path}.key`, who).identity;
   const name = rule.name as string;
   if (rule.tiers === undefined) {
-    const spec = limitSpec(rule, path, who);
+    const bound = boundRule(rule, path, who);
     return {
       name,
       matches,
-      tiers: [{ name: undefined, when: undefined, identity: ruleIdentity, limiter: build(spec, name, limiterOptions, path, who) }],
+      tiers: [{ name: undefined, when: undefined, identity: ruleIdentity, limiter: build(bound, name, limiterOptions, path, who) }],
     };
   }
   if (rule.limit !== undefined || rule.limits !== undefined) {
@@ -94,7 +94,7 @@ function compileRule(rule: Fields, path: string, who: string, ruleOptions: Field
     const identity = tier.key === undefined ? ruleIdentity : selector(tier.key, `${tierPath}.key`, who).identity;
     // Each tier counts under a prefix of its own: tiers never share a count, even on one key.
     const tierOptions = { ...limiterOptions, prefix: `${prefix}/${tier.name}` };
-    const limiter = build(limitSpec(tier, tierPath, who), `${name}/${tier.name}`, tierOptions, path, who);
+    const limiter = build(boundRule(tier, tierPath, who), `${name}/${tier.name}`, tierOptions, path, who);
     return { name: tier.name, when, identity, limiter };
   });
   return { name, matches, tiers };
@@ -103,7 +103,7 @@ function compileRule(rule: Fields, path: string, who: string, ruleOptions: Field
 function compileMatch(match: unknown, path: string, who: string): (request: RuleRequest) => boolean {
   if (match === undefined) return () => true;
   const fields = record(match, path, who, 'must be an object with method and/or path');
-  checkFields(fields, ['method', 'path'], `${path}.`, who);
+  checkFields(fields, MATCH_FIELDS, `${path}.`, who);
   let methods: Set<string> | undefined;
   if (fields.method !== undefined && fields.method !== '*') {
     const list = Array.isArray(fields.method) ? fields.method : [fields.method];
@@ -126,7 +126,7 @@ function compileMatch(match: unknown, path: string, who: string): (request: Rule
 
 function compileWhen(when: unknown, path: string, who: string, ruleKey: unknown): (request: RuleRequest) => boolean {
   const fields = record(when, path, who, 'must be { in: [values] } with an optional key');
-  checkFields(fields, ['key', 'in'], `${path}.`, who);
+  checkFields(fields, CONDITION_FIELDS, `${path}.`, who);
   const read = selector(fields.key ?? ruleKey, `${path}.key`, who).raw;
   const values = fields.in;
   if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string' || typeof v === 'number')) {
@@ -139,34 +139,20 @@ function compileWhen(when: unknown, path: string, who: string, ruleKey: unknown)
   };
 }
 
-function limitSpec(holder: Fields, path: string, who: string): Fields {
+/** Binds the `limit` or `limits` of a rule or tier at `path`. */
+function boundRule(holder: Fields, path: string, who: string): BoundRule {
   if ((holder.limit === undefined) === (holder.limits === undefined)) {
     throw rulesError(`${path}.limit`, who, 'or limits is required (exactly one of them)', holder.limit ?? holder.limits);
   }
   const [spec, specPath] = holder.limit !== undefined ? [holder.limit, `${path}.limit`] : [{ limits: holder.limits }, path];
   try {
-    bindRule(spec);
+    return { spec: spec as RuleSpec, limits: bindRule(spec, specPath) };
   } catch (error) {
-    const cause = error as TollgateError;
-    const field =
-      cause.field === 'spec'
-        ? specPath
-        : cause.field?.startsWith('spec.')
-          ? `${specPath}${cause.field.slice(4)}`
-          : `${path}.${cause.field}`;
-    const detail = cause.field ? cause.message.replace(cause.field, field) : cause.message;
-    throw new TollgateError(cause.code, `${who}: ${detail}`, field);
+    throw prefixed(error, who);
   }
-  return spec as Fields;
 }
 
-function toLimiterOptions(
-  fields: Fields,
-  path: string,
-  who: string,
-  prefix: string,
-  options: CompileOptions,
-): Partial<CreateLimiterOptions> {
+function toLimiterOptions(fields: Fields, path: string, who: string, prefix: string, options: CompileOptions): LimiterOptions {
   const { onStoreError, ...rest } = fields;
   let policy: StoreErrorPolicy | undefined;
   if (onStoreError === undefined || onStoreError === 'open' || onStoreError === 'closed') {
@@ -185,17 +171,15 @@ function toLimiterOptions(
     prefix,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.events ? { events: options.events } : {}),
-  } as Partial<CreateLimiterOptions>;
+  } as LimiterOptions;
 }
 
 /** Builds a limiter; its option errors (timeout, shadow, ...) are reported against the rule at `path`. */
-function build(spec: Fields, label: string, options: Partial<CreateLimiterOptions>, path: string, who: string): Limiter {
+function build({ spec, limits }: BoundRule, label: string, options: LimiterOptions, path: string, who: string): Limiter {
   try {
-    return createLimiter({ ...spec, ...options, rule: label } as CreateLimiterOptions);
+    return limiterOf(configureLimiter(spec, limits, { ...options, rule: label }, `${path}.`));
   } catch (error) {
-    const cause = error as TollgateError;
-    const field = `${path}.${cause.field}`;
-    throw new TollgateError(cause.code, `${who}: ${cause.message.replace(cause.field ?? '', field)}`, field);
+    throw prefixed(error, who);
   }
 }
 
@@ -212,15 +196,20 @@ function record(value: unknown, field: string, who: string, expectation: string)
   return value as Fields;
 }
 
-function checkFields(fields: Fields, allowed: readonly string[], path: string, who: string): void {
+function checkFields(fields: Fields, allowed: Readonly<Record<string, true>>, path: string, who: string): void {
   for (const field of Object.keys(fields)) {
-    if (!allowed.includes(field))
-      throw rulesError(`${path}${field}`, who, `is not a known field (fields: ${allowed.join(', ')})`, fields[field]);
+    if (!Object.hasOwn(allowed, field)) {
+      throw rulesError(`${path}${field}`, who, `is not a known field (fields: ${Object.keys(allowed).join(', ')})`, fields[field]);
+    }
   }
 }
 
-function pick(fields: Fields, names: readonly string[]): Fields {
-  return Object.fromEntries(names.filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]]));
+function pick(fields: Fields, names: Readonly<Record<string, true>>): Fields {
+  return Object.fromEntries(
+    Object.keys(names)
+      .filter((name) => fields[name] !== undefined)
+      .map((name) => [name, fields[name]]),
+  );
 }
 
 function rulesError(field: string, who: string, expectation: string, value: unknown): TollgateError {

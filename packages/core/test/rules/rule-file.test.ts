@@ -130,6 +130,18 @@ describe('rule files', () => {
       'rules[0].onStoreError',
       /must be open, closed or \{ share/,
     ],
+    [
+      'a bad deny-cache option',
+      'rules:\n  - { name: a, denyCache: { maxEntries: 0 }, limit: { qps: 1 } }\n',
+      'rules[0].denyCache.maxEntries',
+      /rule "a" \(rules\[0\]\): rules\[0\]\.denyCache\.maxEntries must be a whole number >= 1 \(got 0\)/,
+    ],
+    [
+      'a limit name used twice in a multi-limit rule',
+      'rules:\n  - name: m\n    limits:\n      - { name: x, qps: 1 }\n      - { name: x, perHour: 5 }\n',
+      'rules[0].limits[1].name',
+      /rule "m" \(rules\[0\]\): rules\[0\]\.limits\[1\]\.name "x" is used twice/,
+    ],
     ['no rules', 'rules: []\n', 'rules', /rules must be a non-empty list/],
   ])('refuses %s, naming the rule and field', async (_what, text, field, message) => {
     const path = file('rules.yaml', text);

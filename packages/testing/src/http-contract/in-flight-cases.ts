@@ -9,6 +9,7 @@ import {
   type ContractFramework,
   type ContractHandler,
   type ContractLimiter,
+  type ContractOptions,
   contractRateLimit,
   type HttpAdapter,
 } from './types.js';
@@ -71,138 +72,153 @@ export function inFlightCases<Limit extends { limiter: ContractLimiter }, Store>
     server?.close();
   });
 
-  describe('a concurrency rule', () => {
-    const concurrency = () => rateLimit({ algorithm: 'concurrency', limit: 1, leaseTtl: '1m', key, ...store() });
+  const cases: InFlightContext<Limit> = { rateLimit, store, framework, listen };
+  describe('a concurrency rule', () => concurrencyCases(cases));
+  describe('refunds', () => refundCases(cases));
+  describe('shaping with a leaky bucket', () => shapingCases(cases));
+}
 
-    it('answers 429 while a request holds the slot, and lets the next one in once it finished', async () => {
-      const slow = gate();
-      const limit = concurrency();
-      await listen({ routes: [{ path: '/slow', limits: [limit], handler: slow.handler }] });
-      const first = request(server)
-        .get('/slow')
-        .then((res) => res);
-      await vi.waitFor(() => expect(slow.entered()).toBe(1));
-      const second = await request(server).get('/slow').expect(429);
-      expect(second.headers['retry-after']).toBe('60');
-      slow.open();
-      expect((await first).status).toBe(200);
-      await slotFree(limit);
-      await request(server).get('/slow').expect(200);
-      expect(slow.entered()).toBe(2);
-    });
+/** What the cases of each topic share. */
+interface InFlightContext<Limit> {
+  rateLimit: (options: ContractOptions) => Limit;
+  /** The backend's options for the current test. */
+  store: () => ContractOptions;
+  framework: ContractFramework<Limit>;
+  /** Serves `app` on a loopback port, closed after the test. */
+  listen: (app: ContractApp<Limit>) => Promise<Server>;
+}
 
-    it('frees the slot of a request whose client hung up mid-handler', async () => {
-      const slow = gate();
-      const limit = concurrency();
-      await listen({ routes: [{ path: '/slow', limits: [limit], handler: slow.handler }] });
-      await hangUp(server, '/slow', () => slow.entered() === 1);
-      // The handler is still running, but the connection is gone: the slot comes back.
-      await slotFree(limit);
-      slow.open();
-      await request(server).get('/slow').expect(200);
-    });
+function concurrencyCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, store, listen }: InFlightContext<Limit>): void {
+  const concurrency = () => rateLimit({ algorithm: 'concurrency', limit: 1, leaseTtl: '1m', key, ...store() });
 
-    it('releases the lease of a concurrency limit inside a multi-limit rule, and lists both policies', async () => {
-      const slow = gate();
-      slow.open();
-      const limits = [
-        { name: 'rate', perMinute: 10 },
-        { name: 'in-flight', algorithm: 'concurrency', limit: 1, leaseTtl: '1m' },
-      ] as const;
-      const limit = rateLimit({ limits, key, ...store() });
-      await listen({ routes: [{ path: '/slow', limits: [limit], handler: slow.handler }] });
-      for (let i = 1; i <= 3; i++) {
-        const res = await request(server).get('/slow').expect(200);
-        expect(res.headers['ratelimit-policy']).toBe('"rate";q=10;w=60, "in-flight";q=1;qu="concurrent-requests"');
-        await slotFree(limit);
-      }
-      // Three requests went through the rate limit; the in-flight slot came back after each.
-      expect((await limit.limiter.peek(IDENTITY)).limits.map((part) => part.remaining)).toEqual([6, 0]);
-    });
+  it('answers 429 while a request holds the slot, and lets the next one in once it finished', async () => {
+    const slow = gate();
+    const limit = concurrency();
+    const server = await listen({ routes: [{ path: '/slow', limits: [limit], handler: slow.handler }] });
+    const first = request(server)
+      .get('/slow')
+      .then((res) => res);
+    await vi.waitFor(() => expect(slow.entered()).toBe(1));
+    const second = await request(server).get('/slow').expect(429);
+    expect(second.headers['retry-after']).toBe('60');
+    slow.open();
+    expect((await first).status).toBe(200);
+    await slotFree(limit);
+    await request(server).get('/slow').expect(200);
+    expect(slow.entered()).toBe(2);
   });
 
-  describe('refunds', () => {
-    const fixedWindow = { algorithm: 'fixed-window', limit: 2, window: '1m', key } as const;
-    const failIfAsked: ContractHandler = (req) => ({ status: req.query.fail === undefined ? 200 : 401, body: 'done' });
-
-    it('skipFailedRequests: failed responses give their unit back, successful ones count', async () => {
-      const limit = rateLimit({ ...fixedWindow, skipFailedRequests: true, ...store() });
-      const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: failIfAsked }] });
-      for (let i = 0; i < 3; i++) {
-        await request(app).get('/?fail').expect(401);
-        await nothingSpent(limit);
-      }
-      await request(app).get('/').expect(200);
-      await request(app).get('/').expect(200);
-      await request(app).get('/').expect(429);
-      await request(app).get('/?fail').expect(429);
-    });
-
-    it('skipSuccessfulRequests: successful responses give their unit back, failed ones count', async () => {
-      const limit = rateLimit({ ...fixedWindow, skipSuccessfulRequests: true, ...store() });
-      const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: failIfAsked }] });
-      for (let i = 0; i < 3; i++) {
-        await request(app).get('/').expect(200);
-        await nothingSpent(limit);
-      }
-      await request(app).get('/?fail').expect(401);
-      await request(app).get('/?fail').expect(401);
-      await request(app).get('/?fail').expect(429);
-      await request(app).get('/').expect(429);
-    });
+  it('frees the slot of a request whose client hung up mid-handler', async () => {
+    const slow = gate();
+    const limit = concurrency();
+    const server = await listen({ routes: [{ path: '/slow', limits: [limit], handler: slow.handler }] });
+    await hangUp(server, '/slow', () => slow.entered() === 1);
+    // The handler is still running, but the connection is gone: the slot comes back.
+    await slotFree(limit);
+    slow.open();
+    await request(server).get('/slow').expect(200);
   });
 
-  describe('shaping with a leaky bucket', () => {
-    // 50 per second: one departure every 20 ms.
-    const shaping = { algorithm: 'leaky-bucket', mode: 'shaping', rate: 50, key } as const;
+  it('releases the lease of a concurrency limit inside a multi-limit rule, and lists both policies', async () => {
+    const slow = gate();
+    slow.open();
+    const limits = [
+      { name: 'rate', perMinute: 10 },
+      { name: 'in-flight', algorithm: 'concurrency', limit: 1, leaseTtl: '1m' },
+    ] as const;
+    const limit = rateLimit({ limits, key, ...store() });
+    const server = await listen({ routes: [{ path: '/slow', limits: [limit], handler: slow.handler }] });
+    for (let i = 1; i <= 3; i++) {
+      const res = await request(server).get('/slow').expect(200);
+      expect(res.headers['ratelimit-policy']).toBe('"rate";q=10;w=60, "in-flight";q=1;qu="concurrent-requests"');
+      await slotFree(limit);
+    }
+    // Three requests went through the rate limit; the in-flight slot came back after each.
+    expect((await limit.limiter.peek(IDENTITY)).limits.map((part) => part.remaining)).toEqual([6, 0]);
+  });
+}
 
-    it('holds simultaneous requests and answers them in slot order, with Retry-After on the delayed ones', async () => {
-      const handled: number[] = [];
-      const limit = rateLimit({ ...shaping, maxDelay: '60ms', ...store() });
-      const record: ContractHandler = (req) => {
-        handled.push(req.rateLimit!.delayMs);
-        return { body: { delayMs: req.rateLimit!.delayMs } };
-      };
-      await listen({ routes: [{ path: '/', limits: [limit], handler: record }] });
-      const sentAt = performance.now();
-      const responses = await Promise.all(
-        Array.from({ length: 5 }, () =>
-          request(server)
-            .get('/')
-            .then((res) => ({ res, tookMs: performance.now() - sentAt })),
-        ),
-      );
-      const passed = responses.filter(({ res }) => res.status === 200);
-      // The clock stands still, so the slots are exact: 0, 20, 40, 60 ms; the fifth would wait past maxDelay.
-      expect(passed.map(({ res }) => res.body.delayMs).sort((a, b) => a - b)).toEqual([0, 20, 40, 60]);
-      expect(handled).toEqual([0, 20, 40, 60]);
-      for (const { res, tookMs } of passed) {
-        expect(tookMs).toBeGreaterThanOrEqual(res.body.delayMs);
-        expect(res.headers['retry-after']).toBe(res.body.delayMs > 0 ? '1' : undefined);
-      }
-      const denied = responses.filter(({ res }) => res.status === 429);
-      expect(denied).toHaveLength(1);
-      expect(denied[0]!.res.headers['retry-after']).toBe('1');
-    });
+function refundCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, store, framework }: InFlightContext<Limit>): void {
+  const fixedWindow = { algorithm: 'fixed-window', limit: 2, window: '1m', key } as const;
+  const failIfAsked: ContractHandler = (req) => ({ status: req.query.fail === undefined ? 200 : 401, body: 'done' });
 
-    it('never runs the handler of a held request whose client hung up, and refunds its slot when asked', async () => {
-      const handler = vi.fn<ContractHandler>(() => ({ body: 'done' }));
-      let held = 0;
-      const limit = rateLimit({
-        ...shaping,
-        rate: 2, // one departure every 500 ms
-        maxDelay: '1s',
-        skipFailedRequests: true,
-        events: { delayed: () => held++ },
-        ...store(),
-      });
-      await listen({ routes: [{ path: '/', limits: [limit], handler }] });
-      await limit.limiter.consume(IDENTITY); // takes the slot leaving now
-      await hangUp(server, '/', () => held === 1); // this one was given the slot 500 ms ahead
-      // The aborted request's slot is given back: the next one gets the same 500 ms, not 1000.
-      await vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).delayMs).toBe(500));
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(handler).not.toHaveBeenCalled();
+  it('skipFailedRequests: failed responses give their unit back, successful ones count', async () => {
+    const limit = rateLimit({ ...fixedWindow, skipFailedRequests: true, ...store() });
+    const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: failIfAsked }] });
+    for (let i = 0; i < 3; i++) {
+      await request(app).get('/?fail').expect(401);
+      await nothingSpent(limit);
+    }
+    await request(app).get('/').expect(200);
+    await request(app).get('/').expect(200);
+    await request(app).get('/').expect(429);
+    await request(app).get('/?fail').expect(429);
+  });
+
+  it('skipSuccessfulRequests: successful responses give their unit back, failed ones count', async () => {
+    const limit = rateLimit({ ...fixedWindow, skipSuccessfulRequests: true, ...store() });
+    const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: failIfAsked }] });
+    for (let i = 0; i < 3; i++) {
+      await request(app).get('/').expect(200);
+      await nothingSpent(limit);
+    }
+    await request(app).get('/?fail').expect(401);
+    await request(app).get('/?fail').expect(401);
+    await request(app).get('/?fail').expect(429);
+    await request(app).get('/').expect(429);
+  });
+}
+
+function shapingCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, store, listen }: InFlightContext<Limit>): void {
+  // 50 per second: one departure every 20 ms.
+  const shaping = { algorithm: 'leaky-bucket', mode: 'shaping', rate: 50, key } as const;
+
+  it('holds simultaneous requests and answers them in slot order, with Retry-After on the delayed ones', async () => {
+    const handled: number[] = [];
+    const limit = rateLimit({ ...shaping, maxDelay: '60ms', ...store() });
+    const record: ContractHandler = (req) => {
+      handled.push(req.rateLimit!.delayMs);
+      return { body: { delayMs: req.rateLimit!.delayMs } };
+    };
+    const server = await listen({ routes: [{ path: '/', limits: [limit], handler: record }] });
+    const sentAt = performance.now();
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        request(server)
+          .get('/')
+          .then((res) => ({ res, tookMs: performance.now() - sentAt })),
+      ),
+    );
+    const passed = responses.filter(({ res }) => res.status === 200);
+    // The clock stands still, so the slots are exact: 0, 20, 40, 60 ms; the fifth would wait past maxDelay.
+    expect(passed.map(({ res }) => res.body.delayMs).sort((a, b) => a - b)).toEqual([0, 20, 40, 60]);
+    expect(handled).toEqual([0, 20, 40, 60]);
+    for (const { res, tookMs } of passed) {
+      expect(tookMs).toBeGreaterThanOrEqual(res.body.delayMs);
+      expect(res.headers['retry-after']).toBe(res.body.delayMs > 0 ? '1' : undefined);
+    }
+    const denied = responses.filter(({ res }) => res.status === 429);
+    expect(denied).toHaveLength(1);
+    expect(denied[0]!.res.headers['retry-after']).toBe('1');
+  });
+
+  it('never runs the handler of a held request whose client hung up, and refunds its slot when asked', async () => {
+    const handler = vi.fn<ContractHandler>(() => ({ body: 'done' }));
+    let held = 0;
+    const limit = rateLimit({
+      ...shaping,
+      rate: 2, // one departure every 500 ms
+      maxDelay: '1s',
+      skipFailedRequests: true,
+      events: { delayed: () => held++ },
+      ...store(),
     });
+    const server = await listen({ routes: [{ path: '/', limits: [limit], handler }] });
+    await limit.limiter.consume(IDENTITY); // takes the slot leaving now
+    await hangUp(server, '/', () => held === 1); // this one was given the slot 500 ms ahead
+    // The aborted request's slot is given back: the next one gets the same 500 ms, not 1000.
+    await vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).delayMs).toBe(500));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(handler).not.toHaveBeenCalled();
   });
 }

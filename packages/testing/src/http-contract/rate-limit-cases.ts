@@ -7,6 +7,7 @@ import {
   type ContractFramework,
   type ContractHandler,
   type ContractLimiter,
+  type ContractOptions,
   type ContractRequest,
   contractRateLimit,
   type HttpAdapter,
@@ -20,10 +21,23 @@ export function rateLimitCases<Limit extends { limiter: ContractLimiter }, Store
   framework: ContractFramework<Limit>,
   backend: BackendContext,
 ): void {
-  const rateLimit = contractRateLimit(adapter);
-  const { serve } = framework;
-  const store = backend.options;
+  const cases: RateLimitContext<Limit> = { rateLimit: contractRateLimit(adapter), serve: framework.serve, store: backend.options, backend };
+  countingCases(cases);
+  bodyAndSkipCases(cases);
+  clientAddressCases(cases);
+}
 
+/** What the cases of each topic share. */
+interface RateLimitContext<Limit> {
+  rateLimit: (options: ContractOptions) => Limit;
+  serve: ContractFramework<Limit>['serve'];
+  /** The backend's options for the current test. */
+  store: () => ContractOptions;
+  backend: BackendContext;
+}
+
+/** Counting, Retry-After, and the limits of a multi-limit rule. */
+function countingCases<Limit>({ rateLimit, serve, store, backend }: RateLimitContext<Limit>): void {
   it('passes exactly the configured count, then answers 429 with headers and a text body', async () => {
     const app = serve({ routes: [{ path: '/', limits: [rateLimit({ perMinute: 5, ...store() })], handler: ok }] });
     for (let i = 1; i <= 5; i++) {
@@ -77,7 +91,10 @@ export function rateLimitCases<Limit extends { limiter: ContractLimiter }, Store
     const hourly = await request(app).get('/').expect(429);
     expect(hourly.headers['retry-after']).toBe('1197');
   });
+}
 
+/** Response bodies, skip() and the allow-list. */
+function bodyAndSkipCases<Limit>({ rateLimit, serve, store }: RateLimitContext<Limit>): void {
   it('answers problem+json and JSON bodies, and custom messages', async () => {
     const message = (req: ContractRequest, decision: { retryAfterMs: number }) => ({ path: req.path, retryMs: decision.retryAfterMs });
     const app = serve({
@@ -118,7 +135,10 @@ export function rateLimitCases<Limit extends { limiter: ContractLimiter }, Store
       await request(app).get('/internal').expect(200);
     }
   });
+}
 
+/** Client addresses (IPv6 /64, trusted proxies) and counts per route. */
+function clientAddressCases<Limit>({ rateLimit, serve, store }: RateLimitContext<Limit>): void {
   it('groups IPv6 clients by /64 (addresses from a trusted proxy)', async () => {
     const app = serve({ trustProxy: true, routes: [{ path: '/', limits: [rateLimit({ perMinute: 1, ...store() })], handler: ok }] });
     await request(app).get('/').set('X-Forwarded-For', '2001:db8:aa:1::1').expect(200);
@@ -162,119 +182,135 @@ export function plainCases<Limit extends { limiter: ContractLimiter }, Store>(
   adapter: HttpAdapter<Limit, Store>,
   framework: ContractFramework<Limit>,
 ): void {
-  const rateLimit = contractRateLimit(adapter);
-  const { serve } = framework;
-  const okText: ContractHandler = () => ({ body: 'ok' });
+  const cases: PlainContext<Limit> = {
+    rateLimit: contractRateLimit(adapter),
+    serve: framework.serve,
+    tooManyHandler: adapter.tooManyHandler,
+  };
+  describe('store failures', () => storeFailureCases(cases));
+  describe('a key read from the x-api-key header', () => emptyKeyCases(cases));
+  describe('a handler option', () => handlerOptionCases(cases));
+  describe('two limiters on one request', () => twoLimiterCases(cases));
+}
 
-  describe('store failures', () => {
-    it('answers per the failure policy when the store fails: open lets the request through, closed answers 503', async () => {
-      const failing = { execute: () => Promise.reject(new Error('store down')) };
-      const app = serve({
-        routes: [
-          { path: '/open', limits: [rateLimit({ qps: 1, store: failing })], handler: ok },
-          {
-            path: '/closed',
-            limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
-            handler: ok,
-          },
-          {
-            path: '/closed-429',
-            limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', storeErrorStatusCode: 429 })],
-            handler: ok,
-          },
-        ],
-      });
-      const open = await request(app).get('/open').expect(200);
-      // Open: allowed, with every limit reported full (nothing is known to be spent).
-      expect(open.body).toEqual({ remaining: 1 });
-      const closed = await request(app).get('/closed').expect(503);
-      expect(closed.headers['retry-after']).toBe('2');
-      expect(closed.headers['cache-control']).toBe('no-store');
-      // storeErrorStatusCode picks the status; the breaker's default cool-down (1 s) sets Retry-After.
-      const closed429 = await request(app).get('/closed-429').expect(429);
-      expect(closed429.headers['retry-after']).toBe('1');
+/** What the cases of each topic share. */
+interface PlainContext<Limit> {
+  rateLimit: (options: ContractOptions) => Limit;
+  serve: ContractFramework<Limit>['serve'];
+  /** The adapter's `tooManyHandler`. */
+  tooManyHandler: unknown;
+}
+
+const okText: ContractHandler = () => ({ body: 'ok' });
+
+function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): void {
+  it('answers per the failure policy when the store fails: open lets the request through, closed answers 503', async () => {
+    const failing = { execute: () => Promise.reject(new Error('store down')) };
+    const app = serve({
+      routes: [
+        { path: '/open', limits: [rateLimit({ qps: 1, store: failing })], handler: ok },
+        {
+          path: '/closed',
+          limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
+          handler: ok,
+        },
+        {
+          path: '/closed-429',
+          limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', storeErrorStatusCode: 429 })],
+          handler: ok,
+        },
+      ],
     });
+    const open = await request(app).get('/open').expect(200);
+    // Open: allowed, with every limit reported full (nothing is known to be spent).
+    expect(open.body).toEqual({ remaining: 1 });
+    const closed = await request(app).get('/closed').expect(503);
+    expect(closed.headers['retry-after']).toBe('2');
+    expect(closed.headers['cache-control']).toBe('no-store');
+    // storeErrorStatusCode picks the status; the breaker's default cool-down (1 s) sets Retry-After.
+    const closed429 = await request(app).get('/closed-429').expect(429);
+    expect(closed429.headers['retry-after']).toBe('1');
   });
+}
 
-  describe('a key read from the x-api-key header', () => {
-    it('limits a request with an empty `x-api-key:` header by its IP: 200 then 429, never a 500', async () => {
-      const key = (req: { get(name: string): string | undefined }) => req.get('x-api-key');
-      const app = serve({
-        routes: [{ path: '/api/search', limits: [rateLimit({ perMinute: 2, key })], handler: () => ({ body: 'results' }) }],
-      });
-      await request(app).get('/api/search').set('x-api-key', '').expect(200);
-      await request(app).get('/api/search').expect(200);
-      const denied = await request(app).get('/api/search').set('x-api-key', '').expect(429);
-      expect(denied.headers['retry-after']).toBe('30');
-      // A real key has a budget of its own.
-      await request(app).get('/api/search').set('x-api-key', 'alpha').expect(200);
+function emptyKeyCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): void {
+  it('limits a request with an empty `x-api-key:` header by its IP: 200 then 429, never a 500', async () => {
+    const key = (req: { get(name: string): string | undefined }) => req.get('x-api-key');
+    const app = serve({
+      routes: [{ path: '/api/search', limits: [rateLimit({ perMinute: 2, key })], handler: () => ({ body: 'results' }) }],
     });
+    await request(app).get('/api/search').set('x-api-key', '').expect(200);
+    await request(app).get('/api/search').expect(200);
+    const denied = await request(app).get('/api/search').set('x-api-key', '').expect(429);
+    expect(denied.headers['retry-after']).toBe('30');
+    // A real key has a budget of its own.
+    await request(app).get('/api/search').set('x-api-key', 'alpha').expect(200);
   });
+}
 
-  describe('a handler option', () => {
-    // Both names of the count: express-rate-limit's `max` and its newer `limit`.
-    it.each(['limit', 'max'])(
-      'answers a rejection through an async handler, with the headers set and the decision on the request (%s)',
-      async (count) => {
-        const limit = rateLimit({ windowMs: 60_000, [count]: 1, clock: new VirtualClock().now, handler: adapter.tooManyHandler });
-        const app = serve({ routes: [{ path: '/', limits: [limit], handler: okText }] });
-        await request(app).get('/').expect(200);
-        const denied = await request(app).get('/').expect(429);
-        expect(denied.body).toEqual({ tooMany: true, retryAfterMs: 60_000 });
-        expect(denied.headers['retry-after']).toBe('60');
-        expect(structured(denied.headers.ratelimit)).toEqual([['default', { r: 0, t: 60 }]]);
-      },
-    );
-  });
-
-  describe('two limiters on one request', () => {
-    const names = (value: string | undefined) => structured(value).map(([name, params]) => [name, params.r]);
-
-    it('merges the RateLimit fields of an app-level and a route-level limiter', async () => {
-      const clock = new VirtualClock();
-      const app = serve({
-        use: [rateLimit({ perMinute: 100, clock: clock.now })],
-        routes: [
-          { path: '/search', limits: [rateLimit({ limits: [{ qps: 2, burst: 2 }, { perDay: 1000 }], clock: clock.now })], handler: okText },
-        ],
-      });
-      const passed = await request(app).get('/search').expect(200);
-      expect(structured(passed.headers['ratelimit-policy'])).toEqual([
-        ['default', { q: 100, w: 60 }],
-        ['1s', { q: 2, w: 1 }],
-        ['1d', { q: 1000, w: 86_400 }],
-      ]);
-      expect(names(passed.headers.ratelimit)).toEqual([
-        ['default', 99],
-        ['1s', 1],
-        ['1d', 999],
-      ]);
-    });
-
-    it('renames a route member whose name the app-level limiter already used', async () => {
-      const clock = new VirtualClock();
-      const app = serve({
-        use: [rateLimit({ perMinute: 100, clock: clock.now })],
-        routes: [{ path: '/', limits: [rateLimit({ perSecond: 1, clock: clock.now })], handler: okText }],
-      });
-      const passed = await request(app).get('/').expect(200);
-      expect(structured(passed.headers['ratelimit-policy'])).toEqual([
-        ['default', { q: 100, w: 60 }],
-        ['default-2', { q: 1, w: 1 }],
-      ]);
-      expect(names(passed.headers.ratelimit)).toEqual([
-        ['default', 99],
-        ['default-2', 0],
-      ]);
+function handlerOptionCases<Limit>({ rateLimit, serve, tooManyHandler }: PlainContext<Limit>): void {
+  // Both names of the count: express-rate-limit's `max` and its newer `limit`.
+  it.each(['limit', 'max'])(
+    'answers a rejection through an async handler, with the headers set and the decision on the request (%s)',
+    async (count) => {
+      const limit = rateLimit({ windowMs: 60_000, [count]: 1, clock: new VirtualClock().now, handler: tooManyHandler });
+      const app = serve({ routes: [{ path: '/', limits: [limit], handler: okText }] });
+      await request(app).get('/').expect(200);
       const denied = await request(app).get('/').expect(429);
-      expect(structured(denied.headers['ratelimit-policy'])).toEqual([
-        ['default', { q: 100, w: 60 }],
-        ['default-2', { q: 1, w: 1 }],
-      ]);
-      expect(names(denied.headers.ratelimit)).toEqual([
-        ['default', 98],
-        ['default-2', 0],
-      ]);
+      expect(denied.body).toEqual({ tooMany: true, retryAfterMs: 60_000 });
+      expect(denied.headers['retry-after']).toBe('60');
+      expect(structured(denied.headers.ratelimit)).toEqual([['default', { r: 0, t: 60 }]]);
+    },
+  );
+}
+
+function twoLimiterCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): void {
+  const names = (value: string | undefined) => structured(value).map(([name, params]) => [name, params.r]);
+
+  it('merges the RateLimit fields of an app-level and a route-level limiter', async () => {
+    const clock = new VirtualClock();
+    const app = serve({
+      use: [rateLimit({ perMinute: 100, clock: clock.now })],
+      routes: [
+        { path: '/search', limits: [rateLimit({ limits: [{ qps: 2, burst: 2 }, { perDay: 1000 }], clock: clock.now })], handler: okText },
+      ],
     });
+    const passed = await request(app).get('/search').expect(200);
+    expect(structured(passed.headers['ratelimit-policy'])).toEqual([
+      ['default', { q: 100, w: 60 }],
+      ['1s', { q: 2, w: 1 }],
+      ['1d', { q: 1000, w: 86_400 }],
+    ]);
+    expect(names(passed.headers.ratelimit)).toEqual([
+      ['default', 99],
+      ['1s', 1],
+      ['1d', 999],
+    ]);
+  });
+
+  it('renames a route member whose name the app-level limiter already used', async () => {
+    const clock = new VirtualClock();
+    const app = serve({
+      use: [rateLimit({ perMinute: 100, clock: clock.now })],
+      routes: [{ path: '/', limits: [rateLimit({ perSecond: 1, clock: clock.now })], handler: okText }],
+    });
+    const passed = await request(app).get('/').expect(200);
+    expect(structured(passed.headers['ratelimit-policy'])).toEqual([
+      ['default', { q: 100, w: 60 }],
+      ['default-2', { q: 1, w: 1 }],
+    ]);
+    expect(names(passed.headers.ratelimit)).toEqual([
+      ['default', 99],
+      ['default-2', 0],
+    ]);
+    const denied = await request(app).get('/').expect(429);
+    expect(structured(denied.headers['ratelimit-policy'])).toEqual([
+      ['default', { q: 100, w: 60 }],
+      ['default-2', { q: 1, w: 1 }],
+    ]);
+    expect(names(denied.headers.ratelimit)).toEqual([
+      ['default', 98],
+      ['default-2', 0],
+    ]);
   });
 }

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import request from 'supertest';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { RuleFile } from '../rule-file.js';
@@ -23,6 +23,25 @@ export function ruleSetCases<Limit extends { limiter: ContractLimiter }, Store>(
   framework: ContractFramework<Limit>,
   backend: BackendContext,
 ): void {
+  const fixture = ruleFileFixture(adapter, framework, backend);
+  matchingCases(fixture, backend);
+  lifecycleCases(fixture);
+}
+
+/** A rule set loaded from a fresh rule file before each test, and apps limited by it. */
+interface RuleFileFixture {
+  readonly file: RuleFile;
+  readonly rules: ContractRuleSet;
+  /** Ends the pending `/export` request, once one is in its handler. */
+  readonly release: (() => void) | undefined;
+  app(options?: ContractOptions): RequestListener;
+}
+
+function ruleFileFixture<Limit extends { limiter: ContractLimiter }, Store>(
+  adapter: HttpAdapter<Limit, Store>,
+  framework: ContractFramework<Limit>,
+  backend: BackendContext,
+): RuleFileFixture {
   let file: RuleFile;
   let rules: ContractRuleSet;
   let release: (() => void) | undefined;
@@ -57,7 +76,22 @@ export function ruleSetCases<Limit extends { limiter: ContractLimiter }, Store>(
     rules.close();
     await file.remove();
   });
+  return {
+    get file() {
+      return file;
+    },
+    get rules() {
+      return rules;
+    },
+    get release() {
+      return release;
+    },
+    app,
+  };
+}
 
+/** Which rule, tier and limits a request meets. */
+function matchingCases({ app }: RuleFileFixture, backend: BackendContext): void {
   it("enforces the matched rule's limit exactly; other methods and unmatched routes pass unlimited", async () => {
     const server = app();
     for (let i = 1; i <= 3; i++) {
@@ -119,18 +153,23 @@ export function ruleSetCases<Limit extends { limiter: ContractLimiter }, Store>(
     const hourly = await request(server).get('/search/d').expect(429);
     expect(hourly.headers['retry-after']).toBe('1197');
   });
+}
 
+/** Leases, refunds and edits of the rule file while the app runs. */
+function lifecycleCases(fixture: RuleFileFixture): void {
+  const { app } = fixture;
   it('releases the concurrency lease when the response ends, and refunds failed requests when asked', async () => {
+    const { rules } = fixture;
     const server = createServer(app({ skipFailedRequests: true })).listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
       const first = request(server)
         .get('/export')
         .then((res) => res);
-      await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+      await vi.waitFor(() => expect(fixture.release).toBeTypeOf('function'));
       const busy = await request(server).get('/export').expect(429);
       expect(structured(busy.headers.ratelimit)).toEqual([['default', { r: 0 }]]);
-      release!();
+      fixture.release!();
       expect((await first).status).toBe(200);
       const exportRule = rules.match({ method: 'GET', path: '/export', ip: '127.0.0.1', headers: {} })!;
       await vi.waitFor(async () => expect((await exportRule.limiter.peek(exportRule.key)).allowed).toBe(true));
@@ -147,6 +186,7 @@ export function ruleSetCases<Limit extends { limiter: ContractLimiter }, Store>(
   });
 
   it('applies an edited rule file to the next request, and keeps the rules when an edit is broken', async () => {
+    const { rules, file } = fixture;
     const server = app();
     await request(server).get('/health').expect(200);
     await file.limitHealth(rules);

@@ -1,0 +1,73 @@
+import { type Decision, type LimitInfo, limitInfo, toDecision } from './decision.js';
+import { assertIdentity, encodeIdentity, type Keyspace, keyspacesFor } from './keys.js';
+import type { LimiterConfig } from './limiter-config.js';
+import { DecisionReport } from './limiter-report.js';
+import { GuardedStore, type StoreFailureAnswer } from './resilience/guarded-store.js';
+import { MemoryStore } from './stores/memory-store.js';
+import type { BoundLimit, OperationKind } from './stores/store.js';
+import { uniqueToken } from './token.js';
+
+/** The operations of a limiter, as sent to its store, for cost and key already given. */
+export class LimiterCalls {
+  /** Whether a limit of the rule hands out leases (a concurrency limit). */
+  readonly holdsLeases: boolean;
+  /** Leases and sliding-log members are named after a token unique to the consume. */
+  private readonly needsToken: boolean;
+  private readonly keyspaces: readonly Keyspace[];
+  /** The memory store never waits nor fails: it is called synchronously, without timeout or breaker. */
+  private readonly memory: MemoryStore | undefined;
+  private readonly infos: readonly LimitInfo[];
+  private readonly decisions: DecisionReport;
+  private readonly guarded: GuardedStore;
+
+  constructor(
+    private readonly config: LimiterConfig,
+    fallback: StoreFailureAnswer,
+  ) {
+    const { limits, store } = config;
+    this.keyspaces = keyspacesFor(
+      config.prefix,
+      limits.map((limit) => `${limit.name}:${limit.algorithm.name}`),
+    );
+    this.infos = limits.map(limitInfo);
+    this.holdsLeases = limits.some((limit) => limit.algorithm.release !== undefined);
+    this.needsToken = this.holdsLeases || limits.some((limit) => limit.algorithm.needsToken === true);
+    this.memory = store instanceof MemoryStore ? store : undefined;
+    this.decisions = new DecisionReport(config.rule, config.shadow, config.events);
+    this.guarded = new GuardedStore(config, fallback, this.infos, this.decisions);
+  }
+
+  /** Runs one operation of `cost` for `key` on `checked` (default: every limit of the rule). */
+  run(kind: OperationKind, key: string, cost: number, token = '', checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
+    try {
+      assertIdentity(key);
+      const operation = {
+        kind,
+        identity: encodeIdentity(key),
+        keyspaces: this.keyspaces,
+        limits: checked,
+        cost,
+        token,
+        nowMs: this.config.clock?.(),
+      };
+      if (this.memory === undefined) return this.guarded.call(operation, key);
+      const verdict = toDecision(kind, this.memory.executeSync(operation), this.infos, cost);
+      return Promise.resolve(this.decisions.report(operation, key, verdict, 0));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`. */
+  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
+    if (!this.needsToken) return this.run('consume', key, cost, '', checked);
+    const token = uniqueToken();
+    const decision = this.run('consume', key, cost, token, checked);
+    if (!this.holdsLeases) return decision;
+    return decision.then((admitted) => {
+      // Only a store decision holds a slot: policy and fallback answers took none here.
+      if (admitted.allowed && admitted.source === 'store') admitted.lease = { key, id: token };
+      return admitted;
+    });
+  }
+}

@@ -1,0 +1,122 @@
+import { describeValue, invalidOption, TollgateError } from './errors.js';
+import { LimiterEvents } from './events.js';
+import { assertPrefix } from './keys.js';
+import type { CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
+import { Breakers } from './resilience/breaker.js';
+import { DenyCache } from './resilience/deny-cache.js';
+import { shareOfRule } from './resilience/share.js';
+import { bindRule, type RuleSpec } from './spec.js';
+import { MemoryStore } from './stores/memory-store.js';
+import type { BoundLimit, Clock, Store } from './stores/store.js';
+
+/** The options of `createLimiter` that are not part of the rule; typecheck fails on one missing. */
+const OPTION_FIELDS = {
+  store: true,
+  clock: true,
+  prefix: true,
+  rule: true,
+  timeout: true,
+  onStoreError: true,
+  breaker: true,
+  denyCache: true,
+  shadow: true,
+  events: true,
+} as const satisfies Record<keyof LimiterOptions, true>;
+
+/** What answers when the store cannot: a policy, a limiter, or the options of a fallback limiter to build. */
+export type FailureAnswer = 'open' | 'closed' | { limiter: Limiter } | { build: CreateLimiterOptions };
+
+/** A limiter's options, checked once and resolved. */
+export interface LimiterConfig {
+  readonly rule: string;
+  readonly limits: readonly BoundLimit[];
+  readonly store: Store;
+  /** The `clock` option, passed with every store call; `undefined` lets the store keep time. */
+  readonly clock: Clock | undefined;
+  /** Local time, for the breaker and deny cache. */
+  readonly now: Clock;
+  readonly prefix: string;
+  readonly timeout: number;
+  readonly shadow: boolean;
+  readonly breakers: Breakers | undefined;
+  readonly denyCache: DenyCache | undefined;
+  readonly onStoreError: FailureAnswer;
+  readonly events: LimiterEvents;
+}
+
+/** Splits `createLimiter`'s options into the rule and the rest, and checks both. */
+export function parseLimiterOptions(options: CreateLimiterOptions): LimiterConfig {
+  if (typeof options !== 'object' || options === null) {
+    throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `spec must be an object (got ${describeValue(options)})`, 'spec');
+  }
+  const spec = Object.fromEntries(Object.entries(options).filter(([field]) => !Object.hasOwn(OPTION_FIELDS, field))) as RuleSpec;
+  return configureLimiter(spec, bindRule(spec), options);
+}
+
+/**
+ * Checks a limiter's options for a rule already bound; errors name each option under `path`
+ * (`rules[0].` puts `timeout` at `rules[0].timeout`).
+ */
+export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], options: LimiterOptions, path = ''): LimiterConfig {
+  const { store: givenStore, clock, prefix = 'tollgate', rule = 'default', timeout = 100, shadow = false } = options;
+  assertPrefix(prefix);
+  if (clock !== undefined && typeof clock !== 'function') {
+    throw invalidOption(`${path}clock`, 'must be a function returning epoch milliseconds', clock);
+  }
+  const store = givenStore ?? new MemoryStore(clock ? { clock } : {});
+  if (typeof store?.execute !== 'function') {
+    throw invalidOption(`${path}store`, 'must be a MemoryStore, a RedisStore or another Store', store);
+  }
+  if (typeof rule !== 'string' || rule.length === 0 || rule.length > 128) {
+    throw invalidOption(`${path}rule`, 'must be a name of 1-128 characters', rule);
+  }
+  if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout) || timeout < 1) {
+    throw invalidOption(`${path}timeout`, 'must be a whole number of milliseconds >= 1', timeout);
+  }
+  if (typeof shadow !== 'boolean') throw invalidOption(`${path}shadow`, 'must be true or false', shadow);
+  const now = clock ?? Date.now;
+  return {
+    rule,
+    limits,
+    store,
+    clock,
+    now,
+    prefix,
+    timeout,
+    shadow,
+    breakers: options.breaker === false ? undefined : new Breakers(options.breaker ?? {}, now),
+    denyCache: DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits, `${path}denyCache`),
+    onStoreError: failureAnswer(options.onStoreError ?? 'open', spec, { clock, prefix }, path),
+    events: LimiterEvents.from(options.events, `${path}events`),
+  };
+}
+
+function failureAnswer(
+  policy: StoreErrorPolicy,
+  spec: RuleSpec,
+  { clock, prefix }: { clock: Clock | undefined; prefix: string },
+  path: string,
+): FailureAnswer {
+  if (policy === 'open' || policy === 'closed') return policy;
+  const fallback = typeof policy === 'object' && policy !== null ? (policy as { fallback?: unknown }).fallback : undefined;
+  if (typeof fallback !== 'object' || fallback === null) {
+    throw invalidOption(`${path}onStoreError`, "must be 'open', 'closed' or { fallback: Limiter | { share, store? } }", policy);
+  }
+  if (typeof (fallback as Limiter).consume === 'function') return { limiter: fallback as Limiter };
+  const { store, share } = fallback as FallbackShare;
+  let scaled: RuleSpec;
+  try {
+    scaled = shareOfRule(spec, share);
+  } catch (error) {
+    const cause = error as TollgateError;
+    throw new TollgateError(cause.code, `onStoreError.fallback: ${cause.message}`, `${path}onStoreError.fallback.${cause.field}`);
+  }
+  const build = {
+    ...scaled,
+    store: store ?? new MemoryStore(clock ? { clock } : {}),
+    ...(clock ? { clock } : {}),
+    prefix,
+    denyCache: false,
+  };
+  return { build: build as CreateLimiterOptions };
+}
