@@ -150,7 +150,7 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
       assertIdentity(key);
       const operation = { kind, identity: encodeIdentity(key), keyspaces, limits: checked, cost, token, nowMs: clock?.() };
       if (memory === undefined) return runOnStore(operation, key);
-      return Promise.resolve(finish(kind, key, cost, toDecision(kind, memory.executeSync(operation), infos, cost), 0));
+      return Promise.resolve(finish(kind, key, cost, toDecision(kind, memory.executeSync(operation), infos, cost, now()), 0));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -179,7 +179,7 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
     }
     const openForMs = breaker?.succeeded();
     if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
-    const decision = toDecision(kind, result, infos, cost);
+    const decision = toDecision(kind, result, infos, cost, now());
     if (cacheable) denyCache.remember(key, decision, sentAtMs);
     return finish(kind, key, cost, decision, performance.now() - startedAt);
   }
@@ -212,7 +212,7 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
   ): Promise<Decision> {
     let decision: Decision;
     if (typeof fallback === 'string') {
-      decision = policyDecision(fallback === 'open', infos, breaker?.retryAfterMs() || closedRetryAfterMs);
+      decision = policyDecision(fallback === 'open', infos, breaker?.retryAfterMs() || closedRetryAfterMs, now());
     } else {
       decision = { ...(await askFallback(fallback, kind, key, cost)), source: 'fallback' };
     }

@@ -4,7 +4,7 @@ import { type CreateLimiterOptions, createLimiter, type Limiter, type StoreError
 import { bindRule } from '../spec.js';
 import type { Clock, Store } from '../stores/store.js';
 import { compilePathPattern } from './path-pattern.js';
-import { compileSelector, type RuleRequest, type SelectorReader } from './request.js';
+import { compileSelector, type KeyReader, type RuleRequest } from './request.js';
 
 export interface CompileOptions {
   store: Store;
@@ -16,7 +16,7 @@ export interface CompiledTier {
   name: string | undefined;
   /** Absent: the tier applies to every request that reaches it. */
   when: ((request: RuleRequest) => boolean) | undefined;
-  identity: SelectorReader;
+  identity: KeyReader;
   limiter: Limiter;
 }
 
