@@ -2,8 +2,12 @@ import { describeValue, TollgateError } from '../errors.js';
 import { compileAllowList } from './allow-list.js';
 import type { HeaderStyle, HttpBehaviourOptions, ResponseType } from './types.js';
 
-/** The HTTP options parsed once: checked, defaults filled in, the allow list compiled. */
-export interface HttpConfig {
+/**
+ * The HTTP options parsed once: checked, defaults filled in, the allow list compiled. Every option
+ * is here (an option added to `HttpBehaviourOptions` must be), but `handler`, which only adapters
+ * call, and `allowList`, compiled into `isAllowed`.
+ */
+export interface HttpConfig extends Record<Exclude<keyof HttpBehaviourOptions, 'handler' | 'allowList'>, unknown> {
   readonly key: HttpBehaviourOptions['key'];
   readonly skip: HttpBehaviourOptions['skip'];
   /** True for a (normalised) address `allowList` exempts; undefined without an allow list. */

@@ -11,7 +11,7 @@ const SKIP: HttpVerdict = { action: 'skip' };
 const SKIPPED = Promise.resolve(SKIP);
 /** The address rules see for a request without a usable one: all such requests share `ip:unknown`, as inline. */
 const UNKNOWN_ADDRESS = 'unknown';
-/** The options a rule set takes (`key` is refused on its own, with a reason). */
+/** The options a rule set takes; `key` is among them only to be refused first, with a reason of its own. */
 const RULE_SET_FIELDS = { ...BEHAVIOUR_FIELDS, rules: true, user: true } as const satisfies Record<keyof HttpRuleSetOptions, true>;
 
 /**
