@@ -65,25 +65,46 @@ export interface Decision {
   source: DecisionSource;
   /** Present only on a limiter in shadow mode: `allowed` is then always true and `delayMs` 0. */
   shadow?: ShadowVerdict;
+  /**
+   * When it was decided, in epoch ms of the limiter's clock (`options.clock`, else `Date.now`),
+   * read as the answer came (from the store, or the deny cache, fallback or failure policy in its
+   * place): `resetAfterMs` and `retryAfterMs` count from here. A RedisStore deciding on server time
+   * does not report that time: this is still the local clock.
+   */
+  decidedAtMs: number;
 }
 
-/** Folds the per-limit outcomes of one store operation into the decision the caller sees. */
-export function toDecision(kind: OperationKind, result: StoreResult, infos: readonly LimitInfo[], cost: number): Decision {
-  return infos.length === 1 ? singleLimitDecision(kind, result, infos[0]!) : multiLimitDecision(kind, result, infos, cost);
+/** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
+export function toDecision(
+  kind: OperationKind,
+  result: StoreResult,
+  infos: readonly LimitInfo[],
+  cost: number,
+  decidedAtMs: number,
+): Decision {
+  return infos.length === 1
+    ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
+    : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
 }
 
 /** The common case, with nothing to fold. */
-function singleLimitDecision(kind: OperationKind, result: StoreResult, { name, limit, policy }: LimitInfo): Decision {
+function singleLimitDecision(kind: OperationKind, result: StoreResult, { name, limit, policy }: LimitInfo, decidedAtMs: number): Decision {
   const outcome = result.outcomes[0]!;
   const allowed = kind === 'consume' ? result.committed : outcome.allowed;
   const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
   const delayMs = allowed ? outcome.delayMs : 0;
   const { remaining, resetAfterMs } = outcome;
   const part: LimitDecision = { name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs };
-  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits: [part], source: 'store' };
+  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits: [part], source: 'store', decidedAtMs };
 }
 
-function multiLimitDecision(kind: OperationKind, result: StoreResult, infos: readonly LimitInfo[], cost: number): Decision {
+function multiLimitDecision(
+  kind: OperationKind,
+  result: StoreResult,
+  infos: readonly LimitInfo[],
+  cost: number,
+  decidedAtMs: number,
+): Decision {
   const parts: LimitDecision[] = [];
   let reported = 0;
   let delayMs = 0;
@@ -118,6 +139,7 @@ function multiLimitDecision(kind: OperationKind, result: StoreResult, infos: rea
     limitName: top.name,
     limits: parts,
     source: 'store',
+    decidedAtMs,
   };
 }
 

@@ -53,7 +53,7 @@ export type { DenyCacheOptions } from './resilience/deny-cache.js';
 export { shareOfRule } from './resilience/share.js';
 export type { RedisRuleLocation, RedisRuleSetOptions, RuleSetRedisClient } from './rules/redis-rule-set.js';
 export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
-export type { KeySelector, RuleRequest } from './rules/request.js';
+export type { KeySelector, RuleRequest, SelectedKey } from './rules/request.js';
 export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
 export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {

@@ -51,7 +51,7 @@ export class LimiterCalls {
         nowMs: this.config.clock?.(),
       };
       if (this.memory === undefined) return this.guarded.call(operation, key);
-      const verdict = toDecision(kind, this.memory.executeSync(operation), this.infos, cost);
+      const verdict = toDecision(kind, this.memory.executeSync(operation), this.infos, cost, this.config.now());
       return Promise.resolve(this.decisions.report(operation, key, verdict, 0));
     } catch (error) {
       return Promise.reject(error);

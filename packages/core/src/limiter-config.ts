@@ -10,7 +10,7 @@ import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, Clock, Store } from './stores/store.js';
 
 /** The options of `createLimiter` that are not part of the rule; typecheck fails on one missing. */
-const OPTION_FIELDS = {
+export const LIMITER_FIELDS = {
   store: true,
   clock: true,
   prefix: true,
@@ -49,7 +49,7 @@ export function parseLimiterOptions(options: CreateLimiterOptions): LimiterConfi
   if (typeof options !== 'object' || options === null) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `spec must be an object (got ${describeValue(options)})`, 'spec');
   }
-  const spec = Object.fromEntries(Object.entries(options).filter(([field]) => !Object.hasOwn(OPTION_FIELDS, field))) as RuleSpec;
+  const spec = Object.fromEntries(Object.entries(options).filter(([field]) => !Object.hasOwn(LIMITER_FIELDS, field))) as RuleSpec;
   return configureLimiter(spec, bindRule(spec), options);
 }
 

@@ -1,23 +1,15 @@
 import { HttpException } from '@nestjs/common';
 import type { RejectVerdict } from './exchange.js';
 
-function responseOf(verdict: RejectVerdict): string | object {
-  if (!verdict.contentType.includes('json')) return verdict.body;
-  try {
-    return JSON.parse(verdict.body) as object;
-  } catch {
-    return verdict.body;
-  }
-}
-
 /**
  * Thrown by the guard once a rejected request has been answered, to stop Nest's pipeline.
  * Over HTTP the response is already sent (Nest's own exception filter then only ends it);
- * where nothing was written (GraphQL) it carries the status and the body to the client.
+ * where nothing was written (GraphQL) it carries the status and the body (text, or the object
+ * of a JSON body) to the client.
  */
 export class RateLimitRejectedException extends HttpException {
   constructor(readonly verdict: RejectVerdict) {
-    super(responseOf(verdict), verdict.status);
+    super(verdict.payload, verdict.status);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
-import type { HttpRateLimitOptions, HttpRequestChecker, HttpRuleSpec, LimiterOptions } from '@tollgate/core';
+import type { HttpBehaviourOptions, HttpRequestChecker, HttpRuleSpec, LimiterOptions } from '@tollgate/core';
 import type { RejectVerdict } from './exchange.js';
 import type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 
@@ -13,20 +13,7 @@ import type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 export type RateLimitHandler = (req: any, res: any, verdict: RejectVerdict) => void | Promise<void>;
 
 /** How requests are identified and answered (everything of the HTTP layer but the rule and the store). */
-export type RateLimitHttpOptions = Pick<
-  HttpRateLimitOptions,
-  | 'key'
-  | 'skip'
-  | 'allowList'
-  | 'ipv6Subnet'
-  | 'headers'
-  | 'responseType'
-  | 'message'
-  | 'statusCode'
-  | 'storeErrorStatusCode'
-  | 'skipFailedRequests'
-  | 'skipSuccessfulRequests'
-> & {
+export type RateLimitHttpOptions = Omit<HttpBehaviourOptions, 'handler'> & {
   /** Answers rejected requests instead of the default body (see `RateLimitHandler`). */
   handler?: RateLimitHandler;
 };

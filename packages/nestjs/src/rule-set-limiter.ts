@@ -15,20 +15,23 @@ export interface RateLimitRuleSetOptions {
   user?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
 }
 
-/** The module's HTTP options that every rule of the rule set shares (`key` stays with the decorators). */
-const SHARED_HTTP_FIELDS = [
-  'skip',
-  'allowList',
-  'ipv6Subnet',
-  'headers',
-  'responseType',
-  'message',
-  'statusCode',
-  'storeErrorStatusCode',
-  'skipFailedRequests',
-  'skipSuccessfulRequests',
-  'user',
-] as const;
+/**
+ * The module's options that every rule of the rule set shares: the rule set's options but `rules`
+ * (given apart) and `handler` (the guard's, not core's); `key` stays with the decorators.
+ */
+const SHARED_FIELDS = {
+  skip: true,
+  allowList: true,
+  ipv6Subnet: true,
+  headers: true,
+  responseType: true,
+  message: true,
+  statusCode: true,
+  storeErrorStatusCode: true,
+  skipFailedRequests: true,
+  skipSuccessfulRequests: true,
+  user: true,
+} as const satisfies Record<Exclude<keyof HttpRuleSetOptions, 'rules' | 'handler'>, true>;
 
 /** The limiter of the module's rule set, with the module's HTTP options; undefined without `rules`. */
 export function ruleSetLimiter(
@@ -43,11 +46,10 @@ export function ruleSetLimiter(
       'defaultRule',
     );
   }
-  const shared = Object.fromEntries(
-    SHARED_HTTP_FIELDS.filter((field) => (options as Record<string, unknown>)[field] !== undefined).map((field) => [
-      field,
-      (options as Record<string, unknown>)[field],
-    ]),
-  );
+  const shared: Record<string, unknown> = {};
+  for (const field of Object.keys(SHARED_FIELDS)) {
+    const value = (options as Record<string, unknown>)[field];
+    if (value !== undefined) shared[field] = value;
+  }
   return withHandler(createHttpLimiter({ ...shared, rules } as HttpRuleSetOptions), options.handler);
 }

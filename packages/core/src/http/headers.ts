@@ -67,7 +67,7 @@ export function rateLimitHeader(decision: Decision): string {
 }
 
 /** The rate-limit headers of one response, in the chosen style. */
-export function decisionHeaders(style: HeaderStyle | false, policy: string, decision: Decision, nowMs: () => number): [string, string][] {
+export function decisionHeaders(style: HeaderStyle | false, policy: string, decision: Decision): [string, string][] {
   if (style === false) return [];
   const headers: [string, string][] = [];
   if (style !== 'legacy') {
@@ -78,7 +78,7 @@ export function decisionHeaders(style: HeaderStyle | false, policy: string, deci
       ['X-RateLimit-Limit', String(decision.limit)],
       ['X-RateLimit-Remaining', String(Math.max(0, decision.remaining))],
       // Epoch seconds, as GitHub and express-rate-limit send it.
-      ['X-RateLimit-Reset', String(ceilSeconds(nowMs() + decision.resetAfterMs))],
+      ['X-RateLimit-Reset', String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))],
     );
   }
   return headers;

@@ -1,20 +1,13 @@
 import { describeValue, TollgateError } from '../errors.js';
-import { type CreateLimiterOptions, createLimiter } from '../limiter.js';
-import { compileAllowList } from './allow-list.js';
+import { createLimiter } from '../limiter.js';
+import { bindRule } from '../spec.js';
+import { parseHttpConfig } from './config.js';
 import { policyHeader } from './headers.js';
 import { ipIdentity, normaliseIp } from './ip.js';
 import { refuseForeignOptions, translateMigratedOptions } from './migrated-options.js';
-import { defaultPrefix, HTTP_FIELDS, validateBehaviour } from './options.js';
+import { splitInlineOptions, withDefaultPrefix } from './options.js';
 import { createRuleSetHttpLimiter } from './rule-set-http-limiter.js';
-import type {
-  HttpBehaviourOptions,
-  HttpLimiter,
-  HttpRateLimitOptions,
-  HttpRequestInfo,
-  HttpRuleSetLimiter,
-  HttpRuleSetOptions,
-  HttpVerdict,
-} from './types.js';
+import type { HttpLimiter, HttpRateLimitOptions, HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
 
 const SKIP: HttpVerdict = { action: 'skip' };
@@ -41,20 +34,17 @@ export function createHttpLimiter(options: HttpRateLimitOptions | HttpRuleSetOpt
 }
 
 function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
-  const behaviour = options as HttpBehaviourOptions;
-  validateBehaviour(behaviour);
-  const limiterOptions = Object.fromEntries(Object.entries(options).filter(([field]) => !HTTP_FIELDS.has(field))) as CreateLimiterOptions;
-  const prefix = limiterOptions.prefix ?? defaultPrefix(createLimiter(limiterOptions).limits);
-  const limiter = createLimiter({ ...limiterOptions, prefix });
+  const { behaviour, limiter: limiterOptions, rule } = splitInlineOptions(options);
+  const config = parseHttpConfig(behaviour);
+  const build = (prefix: string) => createLimiter({ ...rule, ...limiterOptions, prefix });
+  const limiter = limiterOptions.prefix === undefined ? withDefaultPrefix(bindRule(rule), build) : build(limiterOptions.prefix);
 
-  const { key, skip } = behaviour;
-  const isAllowed = compileAllowList(behaviour.allowList);
-  const subnet = behaviour.ipv6Subnet ?? 64;
+  const { key, skip, isAllowed, ipv6Subnet } = config;
   const policy = policyHeader(limiter.limits);
-  const decide = verdictMaker(behaviour, limiterOptions.clock ?? Date.now);
+  const decide = verdictMaker(config);
 
   function ipKey(address: string | undefined): string {
-    return address === undefined ? UNKNOWN_IP : `ip:${ipIdentity(address, subnet)}`;
+    return address === undefined ? UNKNOWN_IP : `ip:${ipIdentity(address, ipv6Subnet)}`;
   }
 
   async function identify(info: HttpRequestInfo, address: string | undefined): Promise<string> {

@@ -5,12 +5,23 @@ import type { HttpBehaviourOptions, ResponseType } from './types.js';
 
 export interface RejectBody {
   contentType: string;
+  /** `payload` as sent: the text itself, or its JSON. */
   body: string;
+  /** The body as a value: the text (`text/plain`) or the object `body` is the JSON of. */
+  payload: string | object;
 }
 
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM = 'application/problem+json';
+
+function text(body: string): RejectBody {
+  return { contentType: TEXT, body, payload: body };
+}
+
+function json(contentType: string, payload: object): RejectBody {
+  return { contentType, body: JSON.stringify(payload), payload };
+}
 
 function describe(decision: Decision): string {
   if (!Number.isFinite(decision.retryAfterMs)) return 'Too many requests: this request exceeds what the limit can ever admit.';
@@ -29,17 +40,12 @@ export async function rejectBody(
   const custom = typeof message === 'function' ? await message(req, decision) : message;
   const title = STATUS_CODES[status] ?? 'Too Many Requests';
   if (custom !== undefined && typeof custom !== 'string') {
-    return { contentType: responseType === 'problem+json' ? PROBLEM : JSON_TYPE, body: JSON.stringify(custom) };
+    return json(responseType === 'problem+json' ? PROBLEM : JSON_TYPE, custom);
   }
-  const text = custom ?? describe(decision);
-  if (responseType === 'text') return { contentType: TEXT, body: text };
+  const sentence = custom ?? describe(decision);
+  if (responseType === 'text') return text(sentence);
   const retryAfter = Number.isFinite(decision.retryAfterMs) ? ceilSeconds(decision.retryAfterMs) : null;
-  if (responseType === 'json') {
-    return { contentType: JSON_TYPE, body: JSON.stringify({ error: title, message: text, limit: decision.limitName, retryAfter }) };
-  }
+  if (responseType === 'json') return json(JSON_TYPE, { error: title, message: sentence, limit: decision.limitName, retryAfter });
   // RFC 9457 problem details; `about:blank` means the title is the status phrase.
-  return {
-    contentType: PROBLEM,
-    body: JSON.stringify({ type: 'about:blank', title, status, detail: text, limit: decision.limitName, retryAfter }),
-  };
+  return json(PROBLEM, { type: 'about:blank', title, status, detail: sentence, limit: decision.limitName, retryAfter });
 }

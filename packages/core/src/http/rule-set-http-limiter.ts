@@ -1,9 +1,9 @@
 import { describeValue, TollgateError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
-import { compileAllowList } from './allow-list.js';
+import { parseHttpConfig } from './config.js';
 import { policyHeader } from './headers.js';
 import { ipIdentity, normaliseIp } from './ip.js';
-import { HTTP_FIELDS, validateBehaviour } from './options.js';
+import { BEHAVIOUR_FIELDS } from './options.js';
 import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
 
@@ -11,7 +11,8 @@ const SKIP: HttpVerdict = { action: 'skip' };
 const SKIPPED = Promise.resolve(SKIP);
 /** The address rules see for a request without a usable one: all such requests share `ip:unknown`, as inline. */
 const UNKNOWN_ADDRESS = 'unknown';
-const RULE_SET_FIELDS: ReadonlySet<string> = new Set([...HTTP_FIELDS, 'rules', 'user']);
+/** The options a rule set takes; `key` is among them only to be refused first, with a reason of its own. */
+const RULE_SET_FIELDS = { ...BEHAVIOUR_FIELDS, rules: true, user: true } as const satisfies Record<keyof HttpRuleSetOptions, true>;
 
 /**
  * The HTTP limiter of a rule set: every request is matched (method, path, client address,
@@ -21,11 +22,10 @@ const RULE_SET_FIELDS: ReadonlySet<string> = new Set([...HTTP_FIELDS, 'rules', '
  */
 export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleSetLimiter {
   validateRuleSetOptions(options);
-  validateBehaviour(options);
-  const { rules, skip, user } = options;
-  const isAllowed = compileAllowList(options.allowList);
-  const subnet = options.ipv6Subnet ?? 64;
-  const decide = verdictMaker(options, () => rules.clock());
+  const config = parseHttpConfig(options);
+  const { rules, user } = options;
+  const { skip, isAllowed, ipv6Subnet } = config;
+  const decide = verdictMaker(config);
   // The policy header of a rule never changes; reloaded rules bring new limiters (and the old ones are collected).
   const policies = new WeakMap<Limiter, string>();
 
@@ -42,8 +42,8 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
     const ip = address ?? UNKNOWN_ADDRESS;
     const match = rules.match({ method: info.method, path: info.path, ip, headers: info.headers, user: userId });
     if (match === undefined) return SKIPPED;
-    // Keyed by the client address: grouped by `ipv6Subnet`, as inline.
-    const identity = match.key === `ip:${ip}` && address !== undefined ? `ip:${ipIdentity(address, subnet)}` : match.key;
+    // Keyed by the client address: grouped by `ipv6Subnet`, as inline (requests without one share `ip:unknown`).
+    const identity = match.selector === 'ip' && address !== undefined ? `ip:${ipIdentity(match.value, ipv6Subnet)}` : match.key;
     return decide(match.limiter, policyOf(match.limiter), identity, info.raw);
   }
 
@@ -65,7 +65,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
 
 function validateRuleSetOptions(options: HttpRuleSetOptions): void {
   const { rules, user } = options;
-  if (typeof rules !== 'object' || rules === null || typeof rules.match !== 'function' || typeof rules.clock !== 'function') {
+  if (typeof rules !== 'object' || rules === null || typeof rules.match !== 'function') {
     throw new TollgateError(
       'ERR_TOLLGATE_INVALID_OPTION',
       `rules must be a rule set from loadRuleSet(path), createRuleSet(document) or loadRedisRuleSet(options) (got ${describeValue(rules)})`,
@@ -83,7 +83,7 @@ function validateRuleSetOptions(options: HttpRuleSetOptions): void {
         'key',
       );
     }
-    if (!RULE_SET_FIELDS.has(field)) {
+    if (!Object.hasOwn(RULE_SET_FIELDS, field)) {
       throw new TollgateError(
         'ERR_TOLLGATE_INVALID_OPTION',
         `${field} cannot be combined with rules: the rule set gives every rule its limits, store and options`,

@@ -123,7 +123,17 @@ export type HttpVerdict =
        */
       settle(statusCode: number | undefined): void;
     }
-  | { action: 'reject'; decision: Decision; status: number; headers: [string, string][]; contentType: string; body: string };
+  | {
+      action: 'reject';
+      decision: Decision;
+      status: number;
+      headers: [string, string][];
+      contentType: string;
+      /** What to answer with: `payload` as sent (the text itself, or its JSON). */
+      body: string;
+      /** The body as a value: the text (`text/plain`), or the object `body` is the JSON of. */
+      payload: string | object;
+    };
 
-/** A rejected request's verdict: the decision, and the status, headers, content type and body to answer with. */
+/** A rejected request's verdict: the decision, and the status, headers, content type and body (and payload) to answer with. */
 export type HttpRejection = Extract<HttpVerdict, { action: 'reject' }>;

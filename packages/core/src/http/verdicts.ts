@@ -1,21 +1,17 @@
 import type { Decision } from '../decision.js';
 import type { Limiter } from '../limiter.js';
-import type { Clock } from '../stores/store.js';
+import type { HttpConfig } from './config.js';
 import { ceilSeconds, decisionHeaders } from './headers.js';
 import { NOTHING_TO_SETTLE } from './node-response.js';
 import { rejectBody } from './reject-body.js';
-import type { HttpBehaviourOptions, HttpVerdict } from './types.js';
+import type { HttpVerdict } from './types.js';
 
 /** Decides one request on a limiter and turns the decision into a verdict, as the HTTP options say. */
 export type Decide = (limiter: Limiter, policy: string, identity: string, raw: unknown) => Promise<HttpVerdict>;
 
 /** The verdict-building half of an HTTP limiter, shared by inline rules and rule sets. */
-export function verdictMaker(behaviour: HttpBehaviourOptions, clock: Clock): Decide {
-  const { message, skipFailedRequests = false, skipSuccessfulRequests = false } = behaviour;
-  const style = behaviour.headers ?? 'draft';
-  const responseType = behaviour.responseType ?? 'text';
-  const status = behaviour.statusCode ?? 429;
-  const storeErrorStatus = behaviour.storeErrorStatusCode ?? 503;
+export function verdictMaker(config: HttpConfig): Decide {
+  const { message, skipFailedRequests, skipSuccessfulRequests, headers: style, responseType, statusCode, storeErrorStatusCode } = config;
   const refunds = skipFailedRequests || skipSuccessfulRequests;
 
   /** What happens once the response is over: the concurrency slot is freed, the refund options apply. */
@@ -36,16 +32,16 @@ export function verdictMaker(behaviour: HttpBehaviourOptions, clock: Clock): Dec
   }
 
   function passVerdict(limiter: Limiter, policy: string, decision: Decision, identity: string): HttpVerdict {
-    const headers = decisionHeaders(style, policy, decision, clock);
+    const headers = decisionHeaders(style, policy, decision);
     if (decision.delayMs > 0) headers.push(['Retry-After', String(ceilSeconds(decision.delayMs))]);
     return { action: 'pass', decision, headers, delayMs: decision.delayMs, settle: settler(limiter, identity, decision) };
   }
 
   async function rejectVerdict(policy: string, decision: Decision, raw: unknown): Promise<HttpVerdict> {
-    const headers = decisionHeaders(style, policy, decision, clock);
+    const headers = decisionHeaders(style, policy, decision);
     if (Number.isFinite(decision.retryAfterMs)) headers.push(['Retry-After', String(ceilSeconds(decision.retryAfterMs))]);
     headers.push(['Cache-Control', 'no-store']);
-    const code = decision.source === 'policy' ? storeErrorStatus : status;
+    const code = decision.source === 'policy' ? storeErrorStatusCode : statusCode;
     return { action: 'reject', decision, status: code, headers, ...(await rejectBody(message, responseType, code, raw, decision)) };
   }
 

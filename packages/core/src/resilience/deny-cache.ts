@@ -70,7 +70,7 @@ export class DenyCache {
       this.entries.delete(key);
       return undefined;
     }
-    return countDown(entry.decision, nowMs - entry.atMs);
+    return countDown(entry.decision, nowMs - entry.atMs, nowMs);
   }
 
   /** Remembers a store denial of a cost-1 consume made at local time `atMs`. */
@@ -89,7 +89,7 @@ export class DenyCache {
   }
 }
 
-function countDown(decision: Decision, elapsedMs: number): Decision {
+function countDown(decision: Decision, elapsedMs: number, nowMs: number): Decision {
   const less = (ms: number) => Math.max(0, ms - elapsedMs);
   return {
     ...decision,
@@ -97,5 +97,6 @@ function countDown(decision: Decision, elapsedMs: number): Decision {
     retryAfterMs: less(decision.retryAfterMs),
     limits: decision.limits.map((part) => ({ ...part, resetAfterMs: less(part.resetAfterMs), retryAfterMs: less(part.retryAfterMs) })),
     source: 'cache',
+    decidedAtMs: nowMs,
   };
 }

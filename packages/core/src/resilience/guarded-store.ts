@@ -53,7 +53,7 @@ export class GuardedStore {
     }
     const openForMs = breaker?.succeeded();
     if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
-    const decision = toDecision(kind, result, this.infos, cost);
+    const decision = toDecision(kind, result, this.infos, cost, now());
     if (cacheable) denyCache.remember(key, decision, sentAtMs);
     return this.decisions.report(operation, key, decision, performance.now() - startedAt);
   }
@@ -82,7 +82,7 @@ export class GuardedStore {
     const { events, rule } = this.config;
     const decision: Decision =
       typeof fallback === 'string'
-        ? policyDecision(fallback === 'open', this.infos, breaker?.retryAfterMs() || this.closedRetryAfterMs)
+        ? policyDecision(fallback === 'open', this.infos, breaker?.retryAfterMs() || this.closedRetryAfterMs, this.config.now())
         : { ...(await askFallback(fallback, operation, key)), source: 'fallback' };
     if (events.has('fallback')) {
       events.emit('fallback', { rule, key, reason, policy: typeof fallback === 'string' ? fallback : 'fallback', decision });

@@ -6,7 +6,7 @@ import type { Decision, LimitDecision, LimitInfo } from '../decision.js';
  * `retryAfterMs` until the store is probed again. Either way `source` is `'policy'`, which
  * HTTP adapters answer with 503 (or 429) when denied.
  */
-export function policyDecision(allowed: boolean, infos: readonly LimitInfo[], retryAfterMs: number): Decision {
+export function policyDecision(allowed: boolean, infos: readonly LimitInfo[], retryAfterMs: number, decidedAtMs: number): Decision {
   const parts: LimitDecision[] = infos.map(({ name, limit, policy }) => {
     return {
       name,
@@ -31,5 +31,6 @@ export function policyDecision(allowed: boolean, infos: readonly LimitInfo[], re
     limitName: top.name,
     limits: parts,
     source: 'policy',
+    decidedAtMs,
   };
 }

@@ -6,7 +6,7 @@ import { bindRule, type RuleSpec } from '../spec.js';
 import type { BoundLimit, Clock, Store } from '../stores/store.js';
 import { CONDITION_FIELDS, MATCH_FIELDS, OPTION_FIELDS, RULE_FIELDS, TIER_FIELDS, TOP_FIELDS } from './document.js';
 import { compilePathPattern } from './path-pattern.js';
-import { compileSelector, type RuleRequest, type SelectorReader } from './request.js';
+import { compileSelector, type KeyReader, type RuleRequest } from './request.js';
 
 export interface CompileOptions {
   store: Store;
@@ -18,7 +18,7 @@ export interface CompiledTier {
   name: string | undefined;
   /** Absent: the tier applies to every request that reaches it. */
   when: ((request: RuleRequest) => boolean) | undefined;
-  identity: SelectorReader;
+  identity: KeyReader;
   limiter: Limiter;
 }
 

@@ -19,30 +19,47 @@ export type KeySelector = 'ip' | 'user' | 'apiKey' | { header: string };
 
 export type SelectorReader = (request: RuleRequest) => string | undefined;
 
+/** What a rule's key selector read from a request. */
+export interface SelectedKey {
+  /** The selector that read it (a `{ header }` one with the name in lower case). */
+  selector: KeySelector;
+  /** What it read: the address, the user id, the header's value; for `apiKey`, a digest of the key. */
+  value: string;
+  /** The identity to limit: the value tagged with the selector's kind, so values read by different selectors never collide. */
+  key: string;
+}
+
+export type KeyReader = (request: RuleRequest) => SelectedKey | undefined;
+
 export interface CompiledSelector {
   /** The value itself, for tier conditions (`in: [...]`). */
   raw: SelectorReader;
-  /** The identity to limit: tagged with the selector's kind, so values read by different selectors never collide; API keys as a digest. */
-  identity: SelectorReader;
+  /** The identity to limit, and what it was read from; API keys as a digest. */
+  identity: KeyReader;
 }
 
 export function compileSelector(selector: unknown, field: string): CompiledSelector {
   const raw = rawReader(selector, field);
-  if (selector === 'apiKey') {
+  const known = selector as KeySelector;
+  if (known === 'apiKey') {
     return {
       raw,
       identity: (request) => {
-        const key = raw(request);
-        return key === undefined ? undefined : `apiKey:${createHash('sha256').update(key).digest('base64url').slice(0, 22)}`;
+        const apiKey = raw(request);
+        if (apiKey === undefined) return undefined;
+        const value = createHash('sha256').update(apiKey).digest('base64url').slice(0, 22);
+        return { selector: known, value, key: `apiKey:${value}` };
       },
     };
   }
-  const kind = typeof selector === 'string' ? selector : `header:${(selector as { header: string }).header.toLowerCase()}`;
+  const header = typeof known === 'string' ? undefined : known.header.toLowerCase();
+  const kind = header === undefined ? known : `header:${header}`;
+  const read: KeySelector = header === undefined ? known : { header };
   return {
     raw,
     identity: (request) => {
       const value = raw(request);
-      return value === undefined ? undefined : `${kind}:${value}`;
+      return value === undefined ? undefined : { selector: read, value, key: `${kind}:${value}` };
     },
   };
 }

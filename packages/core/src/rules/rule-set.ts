@@ -6,7 +6,7 @@ import type { Limiter } from '../limiter.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { Clock, Store } from '../stores/store.js';
 import { type CompiledRule, compileRules } from './compile.js';
-import type { RuleRequest } from './request.js';
+import type { RuleRequest, SelectedKey } from './request.js';
 import { readRuleFile } from './rule-file.js';
 
 export interface RuleSetOptions {
@@ -24,12 +24,11 @@ export interface LoadRuleSetOptions extends RuleSetOptions {
   debounceMs?: number;
 }
 
-/** The rule (and tier) a request falls under, and the identity to limit. */
-export interface RuleMatch {
+/** The rule (and tier) a request falls under, and the identity to limit: `key`, read by `selector` as `value`. */
+export interface RuleMatch extends SelectedKey {
   rule: string;
   tier: string | undefined;
   limiter: Limiter;
-  key: string;
 }
 
 export interface RuleSetEventMap {
@@ -135,8 +134,8 @@ class SourcedRuleSet implements RuleSet {
       if (!rule.matches(request)) continue;
       for (const tier of rule.tiers) {
         if (tier.when !== undefined && !tier.when(request)) continue;
-        const key = tier.identity(request);
-        if (key !== undefined) return { rule: rule.name, tier: tier.name, limiter: tier.limiter, key };
+        const selected = tier.identity(request);
+        if (selected !== undefined) return { rule: rule.name, tier: tier.name, limiter: tier.limiter, ...selected };
         break;
       }
     }

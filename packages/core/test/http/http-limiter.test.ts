@@ -123,6 +123,24 @@ describe('createHttpLimiter', () => {
     expect([custom.contentType, custom.body]).toEqual(['application/json; charset=utf-8', '{"who":"203.0.113.7","left":0}']);
   });
 
+  it('gives the body as a value too: the text, or the object the JSON body serialises', async () => {
+    const deny = async (options: object) => {
+      const http = createHttpLimiter({ perMinute: 1, ...options });
+      await http.check(request('203.0.113.7'));
+      const verdict = await http.check(request('203.0.113.7'));
+      if (verdict.action !== 'reject') throw new Error('expected a rejection');
+      return verdict;
+    };
+    const text = await deny({});
+    expect(text.payload).toBe(text.body);
+    for (const responseType of ['json', 'problem+json']) {
+      const json = await deny({ responseType });
+      expect(json.payload).toEqual(JSON.parse(json.body));
+    }
+    const message = { error: 'slow down' };
+    expect((await deny({ message })).payload).toBe(message);
+  });
+
   it('never limits allow-listed addresses and CIDRs (v4, v6 and IPv4-mapped)', async () => {
     const http = createHttpLimiter({ perMinute: 1, allowList: ['10.0.0.0/8', '2001:db8::/32', '198.51.100.4'] });
     for (const ip of ['10.1.2.3', '::ffff:10.9.9.9', '2001:db8:ffff::1', '198.51.100.4']) {

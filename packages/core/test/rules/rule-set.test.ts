@@ -73,6 +73,15 @@ describe('rule set matching', () => {
     expect(set.match(request({ path: '/tenant/a', headers: { 'x-tenant': ['acme', 'other'] } }))?.key).toBe('header:x-tenant:acme');
   });
 
+  it('says which selector read which value', () => {
+    expect(set.match(request({ method: 'POST', path: '/login' }))).toMatchObject({ selector: 'ip', value: '203.0.113.7' });
+    const vip = set.match(request({ path: '/api/v1/data/x', headers: { 'x-api-key': 'vip-secret-key' } }))!;
+    expect([vip.selector, `apiKey:${vip.value}`, vip.value.includes('vip-secret-key')]).toEqual(['apiKey', vip.key, false]);
+    expect(set.match(request({ path: '/users/42/profile', user: '42' }))).toMatchObject({ selector: 'user', value: '42' });
+    const tenant = set.match(request({ path: '/tenant/a', headers: { 'x-tenant': 'acme' } }));
+    expect(tenant).toMatchObject({ selector: { header: 'x-tenant' }, value: 'acme' });
+  });
+
   it('passes over a rule whose key the request lacks', () => {
     expect(set.match(request({ path: '/users/42/profile' }))?.rule).toBe('catch-all');
     expect(set.match(request({ path: '/tenant/a', headers: { 'x-tenant': '' } }))?.rule).toBe('catch-all');

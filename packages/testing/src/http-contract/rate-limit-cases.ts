@@ -21,7 +21,13 @@ export function rateLimitCases<Limit extends { limiter: ContractLimiter }, Store
   framework: ContractFramework<Limit>,
   backend: BackendContext,
 ): void {
-  const cases: RateLimitContext<Limit> = { rateLimit: contractRateLimit(adapter), serve: framework.serve, store: backend.options, backend };
+  const cases: RateLimitContext<Limit> = {
+    rateLimit: contractRateLimit(adapter),
+    serve: framework.serve,
+    store: backend.options,
+    backend,
+    framework,
+  };
   countingCases(cases);
   bodyAndSkipCases(cases);
   clientAddressCases(cases);
@@ -34,6 +40,7 @@ interface RateLimitContext<Limit> {
   /** The backend's options for the current test. */
   store: () => ContractOptions;
   backend: BackendContext;
+  framework: ContractFramework<Limit>;
 }
 
 /** Counting, Retry-After, and the limits of a multi-limit rule. */
@@ -94,7 +101,7 @@ function countingCases<Limit>({ rateLimit, serve, store, backend }: RateLimitCon
 }
 
 /** Response bodies, skip() and the allow-list. */
-function bodyAndSkipCases<Limit>({ rateLimit, serve, store }: RateLimitContext<Limit>): void {
+function bodyAndSkipCases<Limit>({ rateLimit, serve, store, framework }: RateLimitContext<Limit>): void {
   it('answers problem+json and JSON bodies, and custom messages', async () => {
     const message = (req: ContractRequest, decision: { retryAfterMs: number }) => ({ path: req.path, retryMs: decision.retryAfterMs });
     const app = serve({

@@ -1,0 +1,76 @@
+import { describeValue, TollgateError } from '../errors.js';
+import { compileAllowList } from './allow-list.js';
+import type { HeaderStyle, HttpBehaviourOptions, ResponseType } from './types.js';
+
+/**
+ * The HTTP options parsed once: checked, defaults filled in, the allow list compiled. Every option
+ * is here (an option added to `HttpBehaviourOptions` must be), but `handler`, which only adapters
+ * call, and `allowList`, compiled into `isAllowed`.
+ */
+export interface HttpConfig extends Record<Exclude<keyof HttpBehaviourOptions, 'handler' | 'allowList'>, unknown> {
+  readonly key: HttpBehaviourOptions['key'];
+  readonly skip: HttpBehaviourOptions['skip'];
+  /** True for a (normalised) address `allowList` exempts; undefined without an allow list. */
+  readonly isAllowed: ((address: string) => boolean) | undefined;
+  readonly ipv6Subnet: number | false;
+  readonly headers: HeaderStyle | false;
+  readonly responseType: ResponseType;
+  readonly message: HttpBehaviourOptions['message'];
+  readonly statusCode: number;
+  readonly storeErrorStatusCode: number;
+  readonly skipFailedRequests: boolean;
+  readonly skipSuccessfulRequests: boolean;
+}
+
+const HEADER_STYLES: readonly (HeaderStyle | false)[] = ['draft', 'draft+legacy', 'legacy', false];
+const RESPONSE_TYPES: readonly ResponseType[] = ['text', 'json', 'problem+json'];
+
+function invalid(field: string, expectation: string, value: unknown): TollgateError {
+  return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${describeValue(value)})`, field);
+}
+
+/** Checks the HTTP options (not the rule: `bindRule` and `createLimiter` do that) and fills in their defaults. */
+export function parseHttpConfig(options: HttpBehaviourOptions): HttpConfig {
+  checkBehaviour(options);
+  return {
+    key: options.key,
+    skip: options.skip,
+    isAllowed: compileAllowList(options.allowList),
+    ipv6Subnet: options.ipv6Subnet ?? 64,
+    headers: options.headers ?? 'draft',
+    responseType: options.responseType ?? 'text',
+    message: options.message,
+    statusCode: options.statusCode ?? 429,
+    storeErrorStatusCode: options.storeErrorStatusCode ?? 503,
+    skipFailedRequests: options.skipFailedRequests ?? false,
+    skipSuccessfulRequests: options.skipSuccessfulRequests ?? false,
+  };
+}
+
+function checkBehaviour(options: HttpBehaviourOptions): void {
+  for (const field of ['key', 'skip', 'handler'] as const) {
+    if (options[field] !== undefined && typeof options[field] !== 'function') throw invalid(field, 'must be a function', options[field]);
+  }
+  const { ipv6Subnet, headers, responseType, message } = options;
+  if (ipv6Subnet !== undefined && ipv6Subnet !== false && !(Number.isInteger(ipv6Subnet) && ipv6Subnet >= 1 && ipv6Subnet <= 128)) {
+    throw invalid('ipv6Subnet', 'must be a whole number from 1 to 128, or false', ipv6Subnet);
+  }
+  if (headers !== undefined && !HEADER_STYLES.includes(headers)) {
+    throw invalid('headers', "must be 'draft', 'draft+legacy', 'legacy' or false", headers);
+  }
+  if (responseType !== undefined && !RESPONSE_TYPES.includes(responseType)) {
+    throw invalid('responseType', "must be 'text', 'json' or 'problem+json'", responseType);
+  }
+  if (message !== undefined && !['string', 'object', 'function'].includes(typeof message)) {
+    throw invalid('message', 'must be a string, an object or a function', message);
+  }
+  for (const field of ['statusCode', 'storeErrorStatusCode'] as const) {
+    const status = options[field];
+    if (status !== undefined && !(Number.isInteger(status) && status >= 400 && status <= 599)) {
+      throw invalid(field, 'must be a whole number from 400 to 599', status);
+    }
+  }
+  for (const field of ['skipFailedRequests', 'skipSuccessfulRequests'] as const) {
+    if (options[field] !== undefined && typeof options[field] !== 'boolean') throw invalid(field, 'must be a boolean', options[field]);
+  }
+}
