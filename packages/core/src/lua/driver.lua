@@ -54,13 +54,8 @@ local function read_rules(a)
   return rules, a + 1
 end
 
--- The states of a packed value, one per string limit (false: none), into `slots`.
+-- The states of a packed value of several string limits, one per limit (false: none), into `slots`.
 local function unpack_slots(value, count, slots)
-  if not value then return NOTHING end
-  if count == 1 then
-    slots[1] = value
-    return slots
-  end
   local from = 1
   for s = 1, count - 1 do
     local bar = string.find(value, '|', from, true)
@@ -179,7 +174,12 @@ for _ = 1, tonumber(ARGV[a]) do
   elseif packed > 0 then
     local value = fetched[k]
     if value == nil then value = redis.call('GET', packed_key) end
-    old = unpack_slots(value, packed, old_slots)
+    if packed == 1 then
+      old_slots[1] = value
+      old = old_slots
+    elseif value then
+      old = unpack_slots(value, packed, old_slots)
+    end
   end
   for s = 1, packed do fresh[s] = false end
   local refunded_any = false
