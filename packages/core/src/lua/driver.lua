@@ -11,7 +11,9 @@
 -- A packed key holds the string limits' states in the order of the limits, joined by '|' ('' = no
 -- state; a single string limit's value is its state alone), and expires with its longest-lived
 -- limit: a state past its own TTL stays, which each algorithm reads as no state.
--- Reply, per op: committed (0/1), then per limit: allowed, remaining, reset_ms, retry_ms (-1 = never), delay_ms.
+-- Reply: the call id (the last ARGV, read nowhere else), then per op: committed (0/1), then per limit:
+-- remaining, reset_ms, and its verdict: delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms
+-- -1 = never): every step allows with no retry and refuses with no delay.
 -- An op commits only when every one of its limits allows it (all or nothing): its packed key is then
 -- read once and written once.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
@@ -46,18 +48,14 @@ local function read_rules(a)
         offset = offset + 1
       end
     end
-    rules[r] = { algos = algos, params = params, slot = slot, own = own, packed = packed, key_count = offset }
+    -- Indexed by the text ops name it by, so no op parses it.
+    rules[tostring(r)] = { algos = algos, params = params, slot = slot, own = own, packed = packed, key_count = offset }
   end
   return rules, a + 1
 end
 
--- The states of a packed value, one per string limit (false: none), into `slots`.
+-- The states of a packed value of several string limits, one per limit (false: none), into `slots`.
 local function unpack_slots(value, count, slots)
-  if not value then return NOTHING end
-  if count == 1 then
-    slots[1] = value
-    return slots
-  end
   local from = 1
   for s = 1, count - 1 do
     local bar = string.find(value, '|', from, true)
@@ -71,6 +69,12 @@ end
 -- Writes the packed key: the slots given a new state (with its TTL; <= 0 clears it) and the rest
 -- as they were, kept as long as its longest-lived limit.
 local function write_packed(key, count, old, fresh, fresh_ttl)
+  if count == 1 then
+    -- Unchanged: nothing to write.
+    if not fresh[1] then return end
+    if fresh_ttl[1] > 0 then set_state(key, fresh[1], fresh_ttl[1]) else redis.call('DEL', key) end
+    return
+  end
   local longest, kept = 0, false
   for s = 1, count do
     if fresh[s] then
@@ -93,31 +97,42 @@ end
 -- written, a batch of several ops (or a refund or release, which write limit by limit) reads
 -- every key as its algorithm will: a key of another type fails the whole batch with WRONGTYPE
 -- while nothing is written yet, never one op after another op was charged.
+-- Returns the packed values read, by key index, for the ops to start from; a key that an earlier
+-- op of the batch may have written is left out (nil), to be read again.
 local function check_types(rules, a)
-  local strings, k = {}, 1
+  local strings, at, seen, k = {}, {}, {}, 1
   for _ = 1, tonumber(ARGV[a]) do
-    local rule = rules[tonumber(ARGV[a + 5])]
+    local rule = rules[ARGV[a + 5]]
     a = a + 5
     local sorted_from = k
     if rule.packed > 0 then
-      strings[#strings + 1] = KEYS[k]
+      local key = KEYS[k]
+      strings[#strings + 1] = key
+      if not seen[key] then
+        seen[key] = true
+        at[#strings] = k
+      end
       sorted_from = k + 1
     end
     for key = sorted_from, k + rule.key_count - 1 do redis.call('ZCARD', KEYS[key]) end
     k = k + rule.key_count
   end
+  local fetched = {}
   -- In chunks: unpack() of a whole large batch would overflow Lua's stack.
   for from = 1, #strings, 1000 do
     local to = math.min(#strings, from + 999)
     local values = redis.call('MGET', unpack(strings, from, to))
     local missed = {}
     for i = from, to do
-      if not values[i - from + 1] then missed[#missed + 1] = strings[i] end
+      local value = values[i - from + 1]
+      if not value then missed[#missed + 1] = strings[i] end
+      if at[i] then fetched[at[i]] = value end
     end
     if #missed > 0 and redis.call('EXISTS', unpack(missed)) > 0 then
       for _, key in ipairs(missed) do redis.call('GET', key) end
     end
   end
+  return fetched
 end
 
 local function write(algo, key, state, ttl)
@@ -125,13 +140,9 @@ local function write(algo, key, state, ttl)
 end
 
 local server_now
-local function now_ms(now)
-  if now ~= '' then return tonumber(now), slack end
-  if not server_now then
-    local t = redis.call('TIME')
-    server_now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  end
-  return server_now, 0
+local function read_server_now()
+  local t = redis.call('TIME')
+  server_now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
 -- Writes of sorted-set limits an op commits once every limit allowed it, and the old and new
@@ -141,12 +152,19 @@ local old_slots, fresh, fresh_ttl = {}, {}, {}
 
 local rules, a = read_rules(2)
 local first_kind = ARGV[a + 1]
-if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then check_types(rules, a) end
-local reply = {}
-local r, k = 0, 1
+local fetched = NOTHING
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then fetched = check_types(rules, a) end
+local reply = { ARGV[#ARGV] }
+local r, k = 1, 1
 for _ = 1, tonumber(ARGV[a]) do
-  local kind, cost, token, rule = ARGV[a + 1], tonumber(ARGV[a + 3]), ARGV[a + 4], rules[tonumber(ARGV[a + 5])]
-  local now, ttl_extra = now_ms(ARGV[a + 2])
+  local kind, client_now, cost, token, rule = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4], rules[ARGV[a + 5]]
+  local now, ttl_extra = server_now, 0
+  if client_now ~= '' then
+    now, ttl_extra = tonumber(client_now), slack
+  elseif not now then
+    read_server_now()
+    now = server_now
+  end
   a = a + 5
   local algos, params, slot, own, packed = rule.algos, rule.params, rule.slot, rule.own, rule.packed
   local packed_key = KEYS[k]
@@ -154,7 +172,14 @@ for _ = 1, tonumber(ARGV[a]) do
   if kind == 'r' then
     redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
   elseif packed > 0 then
-    old = unpack_slots(redis.call('GET', packed_key), packed, old_slots)
+    local value = fetched[k]
+    if value == nil then value = redis.call('GET', packed_key) end
+    if packed == 1 then
+      old_slots[1] = value
+      old = old_slots
+    elseif value then
+      old = unpack_slots(value, packed, old_slots)
+    end
   end
   for s = 1, packed do fresh[s] = false end
   local refunded_any = false
@@ -186,16 +211,20 @@ for _ = 1, tonumber(ARGV[a]) do
     local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, step_cost, now, token, stored)
     -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
     if remaining > 4503599627370496 then remaining = format('%d', remaining) end
-    reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = allowed, remaining, reset, retry, delay
-    r = r + 5
+    reply[r + 1], reply[r + 2] = remaining, reset
+    r = r + 3
     if allowed == 0 then
+      reply[r] = -2 - retry
       all_allowed = false
-    elseif kind == 'c' and state then
-      if s then
-        fresh[s], fresh_ttl[s] = state, ttl + ttl_extra
-      else
-        writes = writes + 1
-        pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, state, ttl
+    else
+      reply[r] = delay
+      if kind == 'c' and state then
+        if s then
+          fresh[s], fresh_ttl[s] = state, ttl + ttl_extra
+        else
+          writes = writes + 1
+          pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, state, ttl
+        end
       end
     end
   end

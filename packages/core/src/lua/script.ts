@@ -3,12 +3,11 @@ import driver from './driver.lua';
 import prelude from './prelude.lua';
 
 /**
- * The driver runs as a function so that its reply can carry, in front, the call's own id (sent as
- * the last ARGV, which the driver never reads): a store can then tell its answer from another
- * call's, should a client library ever hand it the wrong reply (node-redis 5 Cluster clients do
- * after a lost connection).
+ * The driver runs as a function, its locals apart from the helpers'. Its reply carries, in front,
+ * the call's own id (the last ARGV): a store can then tell its answer from another call's, should a
+ * client library ever hand it the wrong reply (node-redis 5 Cluster clients do after a lost connection).
  */
-const driverWithEcho = `local function run_batch()\n${driver}\nend\nlocal reply = run_batch()\ntable.insert(reply, 1, ARGV[#ARGV])\nreturn reply`;
+const driverInScope = `local function run_batch()\n${driver}\nend\nreturn run_batch()`;
 
 /** The one script behind every Redis decision: shared helpers, each algorithm's step, the batch driver. */
-export const TOLLGATE_SCRIPT: string = [prelude, ...[...ALGORITHMS.values()].map((a) => a.lua), driverWithEcho].join('\n');
+export const TOLLGATE_SCRIPT: string = [prelude, ...[...ALGORITHMS.values()].map((a) => a.lua), driverInScope].join('\n');

@@ -41,7 +41,7 @@ interface Pending {
 }
 
 const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
-const VALUES_PER_LIMIT = 5;
+const VALUES_PER_LIMIT = 3;
 /** A lone operation meeting TRYAGAIN (its keys split by a slot migration) or MOVED is tried again this often. */
 const MIGRATION_RETRIES = 20;
 const MIGRATION_RETRY_MS = 25;
@@ -201,14 +201,16 @@ function settle(batch: Pending[], reply: (number | string)[]): void {
     const committed = reply[at++] === 1;
     const outcomes: Outcome[] = [];
     for (let i = 0; i < pending.operation.limits.length; i++) {
-      const retry = reply[at + 3] as number;
+      // Allowed: its delay (>= 0); refused: -2 - its retry (-1 = never).
+      const verdict = reply[at + 2] as number;
+      const allowed = verdict >= 0;
       outcomes.push({
-        allowed: reply[at] === 1,
+        allowed,
         // A count above 2^52 comes back as text (see the driver).
-        remaining: Number(reply[at + 1]),
-        resetAfterMs: reply[at + 2] as number,
-        retryAfterMs: retry === -1 ? Infinity : retry,
-        delayMs: reply[at + 4] as number,
+        remaining: Number(reply[at]),
+        resetAfterMs: reply[at + 1] as number,
+        retryAfterMs: allowed ? 0 : verdict === -1 ? Infinity : -2 - verdict,
+        delayMs: allowed ? verdict : 0,
       });
       at += VALUES_PER_LIMIT;
     }
