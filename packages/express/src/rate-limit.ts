@@ -45,7 +45,7 @@ function requestInfo(req: Request): HttpRequestInfo {
 
 const NO_HEADERS = Object.freeze({});
 
-/** For a limiter that reads only the address: every read of a property of `req` costs. */
+/** For a limiter that reads only the address: an Express request changes shape as it goes, so every property read of it costs a slow lookup. */
 function addressInfo(req: Request): HttpRequestInfo {
   return { ip: clientAddress(req, req.headers), method: '', path: '', headers: NO_HEADERS, raw: req };
 }
