@@ -37,6 +37,13 @@ function requestInfo(ctx: Context): HttpRequestInfo {
   return { ip: ctx.ip, method: ctx.method, path: query === -1 ? url : url.slice(0, query), headers: ctx.headers, raw: ctx };
 }
 
+const NO_HEADERS = Object.freeze({});
+
+/** For a limiter that reads only the address: `method`, `path` and `headers` go unread. */
+function addressInfo(ctx: Context): HttpRequestInfo {
+  return { ip: ctx.ip, method: '', path: '', headers: NO_HEADERS, raw: ctx };
+}
+
 /**
  * Koa (2 and 3) middleware: counts each request against the rule — or, given `{ rules }`, against
  * the rule of the rule set it matches (no match: not limited) — sets the RateLimit headers
@@ -48,8 +55,9 @@ export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMid
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
+  const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const middleware: Middleware = async (ctx, next) => {
-    const verdict = await http.check(requestInfo(ctx));
+    const verdict = await http.check(info(ctx));
     if (verdict.action === 'skip') return next();
     ctx.state.rateLimit = verdict.decision;
     // Another Tollgate middleware may have run on this request: its RateLimit fields are kept.

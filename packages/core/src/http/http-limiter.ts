@@ -64,6 +64,7 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
 
   return {
     limiter,
+    readsOnlyAddress: skip === undefined && key === undefined,
     check(info) {
       const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
       if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return Promise.resolve(SKIP);

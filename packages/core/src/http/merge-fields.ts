@@ -39,7 +39,7 @@ function renamed(member: string, renames: ReadonlyMap<string, string>): string {
 
 /**
  * `headers` (one limiter's) merged with the fields already on the response (`current(name)`,
- * undefined when absent): `RateLimit-Policy` and `RateLimit` become the existing list followed by
+ * a case-insensitive lookup as a response's own, undefined when absent): `RateLimit-Policy` and `RateLimit` become the existing list followed by
  * the new members. A new member whose name the response already carries is renamed `<name>-2`
  * (`-3`...) in both fields, so each `RateLimit` member still names its policy. Other headers,
  * and headers on a response without these fields, are returned as they are.
@@ -48,8 +48,9 @@ export function mergeRateLimitHeaders(
   headers: readonly [string, string][],
   current: (name: string) => string | undefined,
 ): readonly [string, string][] {
-  const existingPolicy = current('RateLimit-Policy');
-  const existingRate = current('RateLimit');
+  // Lower case: a response's header lookup lower-cases the name it is given, so these cost no new string.
+  const existingPolicy = current(POLICY);
+  const existingRate = current(RATELIMIT);
   if (!existingPolicy && !existingRate) return headers;
   const taken = new Set([...members(existingPolicy ?? ''), ...members(existingRate ?? '')].map(nameOf));
   const renames = new Map<string, string>();

@@ -94,6 +94,11 @@ export interface HttpRuleSetOptions extends Omit<HttpBehaviourOptions, 'key'> {
 /** What every HTTP limiter does: decide one request. */
 export interface HttpRequestChecker {
   check(info: HttpRequestInfo): Promise<HttpVerdict>;
+  /**
+   * True when `check` reads nothing of its info but `ip` and `raw` (an inline rule without `key`
+   * or `skip`): an adapter may then leave `method`, `path` and `headers` empty instead of reading them.
+   */
+  readonly readsOnlyAddress?: boolean;
 }
 
 /** An HTTP limiter of one rule given inline. */

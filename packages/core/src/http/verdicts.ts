@@ -45,8 +45,9 @@ export function verdictMaker(config: HttpConfig): Decide {
     return { action: 'reject', decision, status: code, headers, ...(await rejectBody(message, responseType, code, raw, decision)) };
   }
 
-  return async (limiter, policy, identity, raw) => {
-    const decision = await limiter.consume(identity);
-    return decision.allowed ? passVerdict(limiter, policy, decision, identity) : rejectVerdict(policy, decision, raw);
-  };
+  // A plain `then` rather than an async function: one promise fewer on every request.
+  return (limiter, policy, identity, raw) =>
+    limiter
+      .consume(identity)
+      .then((decision) => (decision.allowed ? passVerdict(limiter, policy, decision, identity) : rejectVerdict(policy, decision, raw)));
 }

@@ -161,6 +161,12 @@ describe('createHttpLimiter', () => {
     expect((await http.check(request('203.0.113.7'))).action).toBe('pass');
   });
 
+  it('tells adapters it reads only the address unless key() or skip() is given', () => {
+    expect(createHttpLimiter({ perMinute: 1 }).readsOnlyAddress).toBe(true);
+    expect(createHttpLimiter({ perMinute: 1, key: () => 'k' }).readsOnlyAddress).toBe(false);
+    expect(createHttpLimiter({ perMinute: 1, skip: () => false }).readsOnlyAddress).toBe(false);
+  });
+
   it('groups IPv6 clients by /64 unless told otherwise', async () => {
     const grouped = createHttpLimiter({ perMinute: 1 });
     expect((await grouped.check(request('2001:db8:1:2::a'))).action).toBe('pass');

@@ -2,10 +2,11 @@ import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { mergeRateLimitHeaders } from '../../src/index.js';
 
+/** A response's header lookup: names are case-insensitive. */
 const onResponse =
   (fields: Record<string, string>) =>
   (name: string): string | undefined =>
-    fields[name];
+    Object.entries(fields).find(([field]) => field.toLowerCase() === name.toLowerCase())?.[1];
 
 describe('mergeRateLimitHeaders', () => {
   it('returns the headers as they are on a response without RateLimit fields', () => {
