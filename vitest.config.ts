@@ -1,21 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
+import { writeLuaSources } from './packages/core/scripts/lua-sources.mjs';
 
-/** Loads `.lua` files as strings, as tsup's `text` loader does in the build. */
-function luaText(): Plugin {
-  return {
-    name: 'lua-text',
-    transform(code, id) {
-      if (!id.endsWith('.lua')) return null;
-      return { code: `export default ${JSON.stringify(code)};`, map: null };
-    },
-  };
-}
+// Tests import the Lua files as the string constants of this generated module, as the build does.
+await writeLuaSources();
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
-  plugins: [luaText()],
   resolve: {
     // Tests run against the sources: no build needed first.
     alias: {

@@ -1,6 +1,8 @@
 import { ALGORITHMS } from '../algorithms/registry.js';
-import driver from './driver.lua';
-import prelude from './prelude.lua';
+import { driverLua, preludeLua } from './sources.generated.js';
+
+/** Each algorithm's file in a block of its own: its local helpers stay out of the other files' way. */
+const scoped = (lua: string) => `do\n${lua}\nend`;
 
 /**
  * The driver runs as a function so that its reply can carry, in front, the call's own id (sent as
@@ -8,7 +10,7 @@ import prelude from './prelude.lua';
  * call's, should a client library ever hand it the wrong reply (node-redis 5 Cluster clients do
  * after a lost connection).
  */
-const driverWithEcho = `local function run_batch()\n${driver}\nend\nlocal reply = run_batch()\ntable.insert(reply, 1, ARGV[#ARGV])\nreturn reply`;
+const driverWithEcho = `local function run_batch()\n${driverLua}\nend\nlocal reply = run_batch()\ntable.insert(reply, 1, ARGV[#ARGV])\nreturn reply`;
 
 /** The one script behind every Redis decision: shared helpers, each algorithm's step, the batch driver. */
-export const TOLLGATE_SCRIPT: string = [prelude, ...[...ALGORITHMS.values()].map((a) => a.lua), driverWithEcho].join('\n');
+export const TOLLGATE_SCRIPT: string = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverWithEcho].join('\n');
