@@ -1,13 +1,26 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { writeLuaSources } from './packages/core/scripts/lua-sources.mjs';
 
 // Tests import the Lua files as the string constants of this generated module, as the build does.
 await writeLuaSources();
 
+/** In watch mode, regenerates the module when a .lua file changes (tests importing it then rerun). */
+function luaSources(): Plugin {
+  return {
+    name: 'lua-sources',
+    configureServer(server) {
+      server.watcher.on('change', (path) => {
+        if (path.endsWith('.lua')) void writeLuaSources();
+      });
+    },
+  };
+}
+
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
+  plugins: [luaSources()],
   resolve: {
     // Tests run against the sources: no build needed first.
     alias: {
