@@ -27,8 +27,9 @@
 --     before the driver reports a peek.
 -- The driver adds a slack to every ttl_ms of a state written on a client's clock.
 --
--- A string state is numbers written with num (one) or pack2 (two, space-separated), never a '|'
--- (it separates the limits in the packed key). Whole numbers (the common case: epoch
+-- Each algorithm file's header names its `p` and its state. A string state is numbers separated
+-- by spaces, each written with num (pack2 writes two), never a '|' (it separates the limits in
+-- the packed key). Whole numbers (the common case: epoch
 -- milliseconds and microseconds, counts) are written as integers, anything else with 17
 -- significant digits, so a stored value reads back as exactly the double the step computed.
 -- A state read after its ttl_ms must decide as no state would: the packed key lives as long as

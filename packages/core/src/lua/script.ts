@@ -1,7 +1,10 @@
 import { ALGORITHMS } from '../algorithms/registry.js';
 import { driverLua, preludeLua } from './sources.generated.js';
 
-/** Each algorithm's file in a block of its own: its local helpers stay out of the other files' way. */
+/**
+ * Each algorithm's file in a block of its own: its local helpers stay out of the other files' way,
+ * and go out of scope at its end, so the chunk's locals never near Lua's limit of 200.
+ */
 const scoped = (lua: string) => `do\n${lua}\nend`;
 
 /**
