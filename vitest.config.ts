@@ -1,13 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { writeLuaSources } from './packages/core/scripts/lua-sources.mjs';
 
-/** Loads `.lua` files as strings, as tsup's `text` loader does in the build. */
-function luaText(): Plugin {
+// Tests import the Lua files as the string constants of this generated module, as the build does.
+await writeLuaSources();
+
+/** In watch mode, regenerates the module when a .lua file changes (tests importing it then rerun). */
+function luaSources(): Plugin {
   return {
-    name: 'lua-text',
-    transform(code, id) {
-      if (!id.endsWith('.lua')) return null;
-      return { code: `export default ${JSON.stringify(code)};`, map: null };
+    name: 'lua-sources',
+    configureServer(server) {
+      server.watcher.on('change', (path) => {
+        if (path.endsWith('.lua')) void writeLuaSources();
+      });
     },
   };
 }
@@ -15,7 +20,7 @@ function luaText(): Plugin {
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
-  plugins: [luaText()],
+  plugins: [luaSources()],
   resolve: {
     // Tests run against the sources: no build needed first.
     alias: {

@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base.js';
+import { writeLuaSources } from './scripts/lua-sources.mjs';
 
-export default defineConfig({
-  ...packageBuild,
-  // The Lua scripts are inlined into the bundle as strings.
-  loader: { '.lua': 'text' },
-});
+// The Lua files reach the bundle as the string constants of src/lua/sources.generated.ts.
+await writeLuaSources();
+
+export default defineConfig(packageBuild);

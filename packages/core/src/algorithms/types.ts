@@ -39,16 +39,9 @@ export interface Policy {
 }
 
 /**
- * One algorithm, twice: `step` for the memory store and a Lua step (registered under
- * the same `name` in the Redis script) that must make the same decisions. The Lua entry is
- * `ALGOS[name] = { n = <param count>, step = function(key, p, cost, now, token, stored) ... end,
- * fetch = <false when the state is not a string (sorted sets): the step reads its key itself>,
- * commit = <optional function(key, state, ttl_ms); default SET key state PX ttl_ms>,
- * release = <optional function(key, p, now, token), with the TypeScript `release`>,
- * refund = <optional function(key, p, cost, now, stored) returning state, ttl_ms (nil: nothing to give back)> }`.
- * `stored` is the limit's string state (false when absent): the string states of all of an
- * operation's limits live in one key, which the driver reads once and writes once. After a Lua refund the driver writes its state and reports
- * `step(key, p, 1, now, token, <the refunded state>)`, as a peek would.
+ * One algorithm, twice: `step` for the memory store and a Lua step (registered as `ALGOS[name]`
+ * in the Redis script) that must make the same decisions. What the Lua side provides and how it
+ * stores state is described at the top of `lua/prelude.lua`.
  */
 export interface Algorithm<P, S, F extends SpecFields = SpecFields, N extends string = string> {
   readonly name: N;

@@ -1,6 +1,7 @@
 -- Runs a batch of operations, in order, atomically.
 -- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), rule_count, then per rule:
---   limit_count, then per limit: algorithm name followed by its params;
+--   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
+--   (the TypeScript `luaArgs`: the step's `p`);
 --   then op_count, then per op: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease `token`,
 --   then peek | 'f' refund), now_ms ('' = Redis TIME), cost, token (a string unique to the op, for algorithms
 --   that store per-request members; may be ''), rule (its 1-based index among the rules above).
@@ -17,6 +18,8 @@
 -- An op commits only when every one of its limits allows it (all or nothing): its packed key is then
 -- read once and written once.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
+-- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
+-- the id in front of its reply.
 local slack = tonumber(ARGV[1])
 local NOTHING = {}
 
@@ -30,15 +33,15 @@ local function read_rules(a)
     a = a + 1
     local n = tonumber(ARGV[a])
     for i = 1, n do
-      local algo = ALGOS[ARGV[a + 1]]
+      local algo, count = ALGOS[ARGV[a + 1]], tonumber(ARGV[a + 2])
       local p = {}
-      for j = 1, algo.n do p[j] = tonumber(ARGV[a + 1 + j]) end
+      for j = 1, count do p[j] = tonumber(ARGV[a + 2 + j]) end
       algos[i], params[i] = algo, p
       if algo.fetch ~= false then
         packed = packed + 1
         slot[i] = packed
       end
-      a = a + 1 + algo.n
+      a = a + 2 + count
     end
     local offset = 0
     if packed > 0 then offset = 1 end

@@ -179,7 +179,8 @@ function failBatch(batch: Pending[], error: unknown): void {
 
 /**
  * The distinct rules of a batch (operations of one limiter share its `limits` array), each
- * sent once as limit count then every limit's Lua args; ops name theirs by 1-based index.
+ * sent once as limit count then, per limit, its algorithm name, param count and params (the
+ * driver's protocol); ops name theirs by 1-based index.
  */
 function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf: Map<readonly BoundLimit[], string> } {
   const indexOf = new Map<readonly BoundLimit[], string>();
@@ -189,7 +190,7 @@ function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf:
     if (indexOf.has(limits)) continue;
     indexOf.set(limits, String(indexOf.size + 1));
     args.push(String(limits.length));
-    for (const limit of limits) args.push(...limit.luaArgs);
+    for (const { luaArgs } of limits) args.push(luaArgs[0]!, String(luaArgs.length - 1), ...luaArgs.slice(1));
   }
   return { count: indexOf.size, args, indexOf };
 }

@@ -9,7 +9,7 @@ export interface BoundLimit {
   readonly name: string;
   readonly algorithm: AnyAlgorithm;
   readonly params: unknown;
-  /** Algorithm name then params, as the Lua driver reads them from ARGV. */
+  /** Algorithm name then params (`Algorithm.luaArgs`), as text: what the Redis store sends the script for this limit. */
   readonly luaArgs: readonly string[];
 }
 

@@ -9,7 +9,6 @@ import { createConcurrencyLimiter, RedisStore } from '../../src/index.js';
 import { STORE_SEMANTICS } from '../helpers/stores.js';
 
 const WORKER = fileURLToPath(new URL('./concurrency-worker.ts', import.meta.url));
-const LUA_LOADER = fileURLToPath(new URL('../../../testing/src/lua-loader.mjs', import.meta.url));
 
 let target: RedisTarget;
 let client: Redis;
@@ -24,7 +23,7 @@ afterAll(async () => {
 
 function startWorker(args: string[]): ChildProcess {
   return fork(WORKER, [args[0]!, target.url, ...args.slice(1)], {
-    execArgv: ['--import', 'tsx', '--import', LUA_LOADER],
+    execArgv: ['--import', 'tsx'],
     stdio: 'inherit',
   });
 }

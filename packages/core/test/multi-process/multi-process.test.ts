@@ -4,7 +4,6 @@ import { type RedisTarget, startRedis } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
-const LUA_LOADER = fileURLToPath(new URL('../../../testing/src/lua-loader.mjs', import.meta.url));
 const PROCESSES = 4;
 const REQUESTS_PER_PROCESS = 400;
 
@@ -18,7 +17,7 @@ afterAll(() => target?.close());
 async function admittedAcrossProcesses(rule: object, prefix: string): Promise<number> {
   const workers = Array.from({ length: PROCESSES }, () =>
     fork(WORKER, [target.url, prefix, String(REQUESTS_PER_PROCESS), JSON.stringify(rule)], {
-      execArgv: ['--import', 'tsx', '--import', LUA_LOADER],
+      execArgv: ['--import', 'tsx'],
       stdio: 'inherit',
     }),
   );

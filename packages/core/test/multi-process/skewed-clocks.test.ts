@@ -5,7 +5,6 @@ import { type RedisTarget, startRedis } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const WORKER = fileURLToPath(new URL('./skewed-worker.ts', import.meta.url));
-const LUA_LOADER = fileURLToPath(new URL('../../../testing/src/lua-loader.mjs', import.meta.url));
 const SKEW_MS = 5000;
 const REQUESTS = 150;
 
@@ -17,7 +16,7 @@ afterAll(() => target?.close());
 
 function startWorker(time: 'client' | 'server', skewMs: number, rule: object, prefix: string): ChildProcess {
   return fork(WORKER, [target.url, prefix, time, String(skewMs), String(REQUESTS), JSON.stringify(rule)], {
-    execArgv: ['--import', 'tsx', '--import', LUA_LOADER],
+    execArgv: ['--import', 'tsx'],
     stdio: 'inherit',
   });
 }

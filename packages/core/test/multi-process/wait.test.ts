@@ -4,7 +4,6 @@ import { type RedisTarget, startRedis } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const WORKER = fileURLToPath(new URL('./wait-worker.ts', import.meta.url));
-const LUA_LOADER = fileURLToPath(new URL('../../../testing/src/lua-loader.mjs', import.meta.url));
 const JOBS_PER_WORKER = 20;
 
 let target: RedisTarget;
@@ -22,7 +21,7 @@ interface WorkerReport {
 async function runWorkers(prefix: string): Promise<WorkerReport[]> {
   const workers = [0, 1].map(() =>
     fork(WORKER, [target.url, prefix, String(JOBS_PER_WORKER)], {
-      execArgv: ['--import', 'tsx', '--import', LUA_LOADER],
+      execArgv: ['--import', 'tsx'],
       stdio: 'inherit',
     }),
   );

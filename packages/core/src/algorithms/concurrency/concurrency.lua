@@ -1,9 +1,9 @@
 -- Concurrency: mirrors algorithms/concurrency/model.ts. The key is a sorted set of lease ids
 -- (the operation tokens) scored by expiry in epoch ms; a lease is live while its expiry > now.
 -- p = { limit, lease_ttl_ms }. The step only reads: expired leases are trimmed when writing.
-local function concurrency_trim(key, now) redis.call('ZREMRANGEBYSCORE', key, '-inf', num(now)) end
+local function trim(key, now) redis.call('ZREMRANGEBYSCORE', key, '-inf', num(now)) end
 
-ALGOS['concurrency'] = { n = 2, fetch = false,
+ALGOS['concurrency'] = { fetch = false,
   step = function(key, p, cost, now, token)
     local limit, ttl = p[1], p[2]
     local live = redis.call('ZCOUNT', key, '(' .. num(now), '+inf')
@@ -19,12 +19,12 @@ ALGOS['concurrency'] = { n = 2, fetch = false,
     return 1, limit - live - 1, latest - now, 0, 0, { now, expiry, token }, latest - now
   end,
   commit = function(key, lease, ttl_ms)
-    concurrency_trim(key, lease[1])
+    trim(key, lease[1])
     redis.call('ZADD', key, num(lease[2]), lease[3])
     redis.call('PEXPIRE', key, ttl_ms)
   end,
   release = function(key, p, now, token)
-    concurrency_trim(key, now)
+    trim(key, now)
     redis.call('ZREM', key, token)
   end,
 }

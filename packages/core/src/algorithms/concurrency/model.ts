@@ -1,6 +1,6 @@
+import { concurrencyLua } from '../../lua/sources.generated.js';
 import { positiveInteger, span } from '../fields.js';
 import type { Algorithm, StepResult } from '../types.js';
-import concurrencyLua from './concurrency.lua';
 
 export interface ConcurrencyParams {
   limit: number;

@@ -1,7 +1,7 @@
+import { fixedWindowLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
-import fixedWindowLua from './fixed-window.lua';
 
 export type FixedWindowParams = LimitPerWindow;
 

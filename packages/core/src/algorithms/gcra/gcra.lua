@@ -1,7 +1,7 @@
 -- GCRA, "future state" variant: mirrors algorithms/gcra/model.ts line for line.
 -- p = { interval_us, burst, max_delay_us (0 unless reserve mode) }; state: the TAT in epoch microseconds.
 local floor, ceil = math.floor, math.ceil
-ALGOS['gcra'] = { n = 3, step = function(key, p, cost, now, token, stored)
+ALGOS['gcra'] = { step = function(key, p, cost, now, token, stored)
   local interval, burst, max_delay = p[1], p[2], p[3]
   local now_us = now * 1000
   local tolerance = interval * burst

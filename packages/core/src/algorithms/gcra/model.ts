@@ -1,7 +1,7 @@
+import { gcraLua } from '../../lua/sources.generated.js';
 import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
-import gcraLua from './gcra.lua';
 
 export interface GcraParams {
   /** Emission interval T in whole microseconds: integer arithmetic keeps both stores exact. */

@@ -1,7 +1,7 @@
 -- Leaky bucket: mirrors algorithms/leaky-bucket/{policing,shaping}.ts line for line.
 -- p = { 0 (policing), interval_us, burst }; state: "<level in drain microseconds> <last ms>".
 -- p = { 1 (shaping), interval_us, max_delay_us }; state: the next free slot in epoch microseconds.
-local function lb_drained(stored, now)
+local function drained(stored, now)
   if not stored then return 0, now end
   local level, last = unpack2(stored)
   local elapsed = 0
@@ -9,9 +9,9 @@ local function lb_drained(stored, now)
   return math.max(0, level - elapsed * 1000), math.max(now, last)
 end
 
-local function lb_policing(stored, p, cost, now)
+local function policing(stored, p, cost, now)
   local interval, burst = p[2], p[3]
-  local level, last = lb_drained(stored, now)
+  local level, last = drained(stored, now)
   local full = burst * interval
   local need = cost * interval
   if cost > burst or level + need > full then
@@ -24,20 +24,20 @@ local function lb_policing(stored, p, cost, now)
   return 1, math.floor((full - filled) / interval), reset, 0, 0, pack2(filled, last), reset
 end
 
-local function lb_slots_within(wait, max_delay, interval)
+local function slots_within(wait, max_delay, interval)
   if wait > max_delay then return 0 end
   return math.floor((max_delay - wait) / interval) + 1
 end
 
-local function lb_shaping(stored, p, cost, now)
+local function shaping(stored, p, cost, now)
   local interval, max_delay = p[2], p[3]
-  local capacity = lb_slots_within(0, max_delay, interval)
+  local capacity = slots_within(0, max_delay, interval)
   local now_us = now * 1000
   local next_free = tonumber(stored)
   local start = now_us
   if next_free and next_free >= now_us then start = next_free end
   local wait = start - now_us
-  local remaining = lb_slots_within(wait, max_delay, interval)
+  local remaining = slots_within(wait, max_delay, interval)
   if cost > capacity or wait > max_delay then
     local retry = INFINITE
     if cost <= capacity then retry = math.ceil((wait - max_delay) / 1000) end
@@ -45,16 +45,16 @@ local function lb_shaping(stored, p, cost, now)
   end
   local next_slot = start + cost * interval
   local reset = math.ceil((next_slot - now_us) / 1000)
-  return 1, lb_slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), num(next_slot), reset
+  return 1, slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), num(next_slot), reset
 end
 
-ALGOS['leaky-bucket'] = { n = 3, step = function(key, p, cost, now, token, stored)
-  if p[1] == 0 then return lb_policing(stored, p, cost, now) end
-  return lb_shaping(stored, p, cost, now)
+ALGOS['leaky-bucket'] = { step = function(key, p, cost, now, token, stored)
+  if p[1] == 0 then return policing(stored, p, cost, now) end
+  return shaping(stored, p, cost, now)
 end, refund = function(key, p, cost, now, stored)
   if p[1] == 0 then
     if not stored then return nil end
-    local level, last = lb_drained(stored, now)
+    local level, last = drained(stored, now)
     if level <= 0 then return nil end
     local left = math.max(0, level - cost * p[2])
     return pack2(left, last), math.ceil(left / 1000)

@@ -1,9 +1,9 @@
 import { invalidSpec } from '../../errors.js';
+import { leakyBucketLua } from '../../lua/sources.generated.js';
 import { burstWithinSpan, emissionIntervalUs, oneOfValues, positiveInteger, positiveNumber, span } from '../fields.js';
 import { refunded } from '../refund.js';
 import { oneOf } from '../spec-fields.js';
 import type { Algorithm } from '../types.js';
-import leakyBucketLua from './leaky-bucket.lua';
 import { type PolicingParams, type PolicingState, policingRefund, policingStep } from './policing.js';
 import { type ShapingParams, type ShapingState, shapingRefund, shapingStep } from './shaping.js';
 

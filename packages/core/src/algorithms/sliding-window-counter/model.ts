@@ -1,8 +1,8 @@
 import { invalidSpec } from '../../errors.js';
+import { slidingWindowCounterLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
-import slidingWindowCounterLua from './sliding-window-counter.lua';
 
 export type SlidingWindowCounterParams = LimitPerWindow;
 

@@ -1,6 +1,6 @@
 -- Sliding window counter: mirrors algorithms/sliding-window-counter/model.ts line for line.
 -- p = { limit, window_ms }; state: "<window start ms> <previous count> <current count>".
-local function swc_roll(stored, now, window)
+local function roll(stored, now, window)
   local start = math.floor(now / window) * window
   if not stored then return start, 0, 0 end
   local s, prev, curr = string.match(stored, '^(%S+) (%S+) (%S+)$')
@@ -10,19 +10,19 @@ local function swc_roll(stored, now, window)
   return start, 0, 0
 end
 
-local function swc_faded_after(start, prev, curr, now, window)
+local function faded_after(start, prev, curr, now, window)
   if curr > 0 then return start + 2 * window - now end
   if prev > 0 then return start + window - now end
   return 0
 end
 
-local function swc_pack(start, prev, curr)
+local function pack3(start, prev, curr)
   return num(start) .. ' ' .. num(prev) .. ' ' .. num(curr)
 end
 
-ALGOS['sliding-window-counter'] = { n = 2, step = function(key, p, cost, now, token, stored)
+ALGOS['sliding-window-counter'] = { step = function(key, p, cost, now, token, stored)
   local limit, window = p[1], p[2]
-  local start, prev, curr = swc_roll(stored, now, window)
+  local start, prev, curr = roll(stored, now, window)
   local elapsed = math.max(0, now - start)
   local capacity = limit * window
   local estimate = prev * (window - elapsed) + curr * window
@@ -38,13 +38,13 @@ ALGOS['sliding-window-counter'] = { n = 2, step = function(key, p, cost, now, to
       end
     end
     local remaining = math.max(0, math.floor((capacity - estimate) / window))
-    return 0, remaining, swc_faded_after(start, prev, curr, now, window), retry, 0
+    return 0, remaining, faded_after(start, prev, curr, now, window), retry, 0
   end
   local reset = start + 2 * window - now
-  return 1, math.floor((capacity - estimate - need) / window), reset, 0, 0, swc_pack(start, prev, curr + cost), reset
+  return 1, math.floor((capacity - estimate - need) / window), reset, 0, 0, pack3(start, prev, curr + cost), reset
 end, refund = function(key, p, cost, now, stored)
-  local start, prev, curr = swc_roll(stored, now, p[2])
+  local start, prev, curr = roll(stored, now, p[2])
   if curr == 0 then return nil end
   local left = math.max(0, curr - cost)
-  return swc_pack(start, prev, left), swc_faded_after(start, prev, left, now, p[2])
+  return pack3(start, prev, left), faded_after(start, prev, left, now, p[2])
 end }

@@ -1,24 +1,24 @@
 -- Sliding window log: mirrors algorithms/sliding-window-log/model.ts.
 -- p = { limit, window_ms }; state: a sorted set, one member per admitted unit scored by its time.
 -- Steps only read; the commit trims what slid out, then removes (refund) or adds members.
-local function swl_live(key, floor)
+local function live(key, floor)
   return redis.call('ZCOUNT', key, '(' .. num(floor), '+inf')
 end
 
 -- The score of the n-th oldest live member (n >= 1).
-local function swl_nth(key, floor, n)
+local function nth(key, floor, n)
   return tonumber(redis.call('ZRANGEBYSCORE', key, '(' .. num(floor), '+inf', 'WITHSCORES', 'LIMIT', n - 1, 1)[2])
 end
 
-ALGOS['sliding-window-log'] = { n = 2, fetch = false, step = function(key, p, cost, now, token)
+ALGOS['sliding-window-log'] = { fetch = false, step = function(key, p, cost, now, token)
   local limit, window = p[1], p[2]
   local floor = now - window
-  local count = swl_live(key, floor)
+  local count = live(key, floor)
   local newest = now
   if count > 0 then newest = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]) end
   if count + cost > limit then
     local retry = INFINITE
-    if cost <= limit then retry = swl_nth(key, floor, count + cost - limit) + window - now end
+    if cost <= limit then retry = nth(key, floor, count + cost - limit) + window - now end
     local reset = 0
     if count > 0 then reset = newest + window - now end
     return 0, math.max(0, limit - count), reset, retry, 0
@@ -27,11 +27,11 @@ ALGOS['sliding-window-log'] = { n = 2, fetch = false, step = function(key, p, co
   return 1, limit - count - cost, reset, 0, 0, { floor = floor, pop = 0, add = cost, at = now, token = token }, reset
 end, refund = function(key, p, cost, now)
   local floor = now - p[2]
-  local count = swl_live(key, floor)
+  local count = live(key, floor)
   if count == 0 then return nil end
   local left = math.max(0, count - cost)
   local ttl = 0
-  if left > 0 then ttl = swl_nth(key, floor, left) + p[2] - now end
+  if left > 0 then ttl = nth(key, floor, left) + p[2] - now end
   return { floor = floor, pop = count - left, add = 0 }, ttl
 end, commit = function(key, s, ttl)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', num(s.floor))

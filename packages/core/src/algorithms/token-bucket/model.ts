@@ -1,8 +1,8 @@
 import { invalidSpec } from '../../errors.js';
+import { tokenBucketLua } from '../../lua/sources.generated.js';
 import { MAX_SPAN_MS, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
-import tokenBucketLua from './token-bucket.lua';
 
 export interface TokenBucketParams {
   capacity: number;

@@ -1,7 +1,7 @@
 import { invalidSpec } from '../../errors.js';
+import { warmUpLua } from '../../lua/sources.generated.js';
 import { emissionIntervalUs, MAX_SPAN_MS, positiveNumber, span } from '../fields.js';
 import type { Algorithm } from '../types.js';
-import warmUpLua from './warm-up.lua';
 
 /**
  * Guava SmoothWarmingUp's constants, derived once from the spec (times in microseconds).

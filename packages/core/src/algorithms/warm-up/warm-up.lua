@@ -2,9 +2,9 @@
 -- p = { stable_us, threshold_permits, max_permits, slope, cool_down_us };
 -- state: "<stored permits> <next free epoch us>".
 -- MAX_SPAN_MS of algorithms/fields.ts, in microseconds: a cost whose wait is longer never passes.
-local WARM_UP_MAX_WAIT_US = 50 * 365 * 86400000 * 1000
+local MAX_WAIT_US = 50 * 365 * 86400000 * 1000
 
-local function warm_up_wait(stored, take, p)
+local function stored_permits_to_wait_time(stored, take, p)
   local stable, threshold, slope = p[1], p[2], p[4]
   local above = stored - threshold
   local micros = 0
@@ -18,7 +18,7 @@ local function warm_up_wait(stored, take, p)
   return micros + math.floor(stable * rest)
 end
 
-ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now, token, v)
+ALGOS['warm-up'] = { step = function(key, p, cost, now, token, v)
   local stable, max_permits, cool = p[1], p[3], p[5]
   local now_us = now * 1000
   local stored, next_free = max_permits, now_us
@@ -31,7 +31,7 @@ ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now, token, v)
       stored = math.min(max_permits, stored)
     end
   end
-  if cost * stable > WARM_UP_MAX_WAIT_US then
+  if cost * stable > MAX_WAIT_US then
     local reset = math.ceil((next_free - now_us) / 1000)
     local remaining = 1
     if reset > 0 then remaining = 0 end
@@ -42,7 +42,7 @@ ALGOS['warm-up'] = { n = 5, step = function(key, p, cost, now, token, v)
     return 0, 0, retry, retry, 0
   end
   local spend = math.min(cost, stored)
-  local wait = warm_up_wait(stored, spend, p) + math.floor((cost - spend) * stable)
+  local wait = stored_permits_to_wait_time(stored, spend, p) + math.floor((cost - spend) * stable)
   local left = stored - spend
   local new_free = next_free + wait
   local reset = math.max(0, math.ceil((new_free - now_us) / 1000))
