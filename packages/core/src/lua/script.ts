@@ -12,11 +12,7 @@ const scoped = (lua: string) => `do\n${lua}\nend`;
  * the call's own id (the last ARGV): a store can then tell its answer from another call's, should a
  * client library ever hand it the wrong reply (node-redis 5 Cluster clients do after a lost connection).
  */
-const driverInScope = `local function run_batch()
-${driverLua}
-end
-return run_batch()`;
+const driverInScope = `local function run_batch()\n${driverLua}\nend\nreturn run_batch()`;
 
 /** The one script behind every Redis decision: shared helpers, each algorithm's step, the batch driver. */
-export const TOLLGATE_SCRIPT: string = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverInScope].join('
-');
+export const TOLLGATE_SCRIPT: string = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverInScope].join('\n');
