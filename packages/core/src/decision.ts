@@ -34,8 +34,8 @@ export interface Lease {
 
 /**
  * Who made a decision: `store` (the normal case), `cache` (the local deny cache, repeating a
- * denial the store gave), `fallback` (the fallback limiter, store unavailable), `policy`
- * (`onStoreError: 'open' | 'closed'`, store unavailable).
+ * denial the store gave), `fallback` (the fallback limiter, store unavailable), `policy` (the
+ * failure mode `onStoreError: 'open' | 'closed'`, store unavailable; the value keeps its 1.x name).
  */
 export type DecisionSource = 'store' | 'cache' | 'fallback' | 'policy';
 
@@ -67,7 +67,7 @@ export interface Decision {
   shadow?: ShadowVerdict;
   /**
    * When it was decided, in epoch ms of the limiter's clock (`options.clock`, else `Date.now`),
-   * read as the answer came (from the store, or the deny cache, fallback or failure policy in its
+   * read as the answer came (from the store, or the deny cache, fallback or failure mode in its
    * place): `resetAfterMs` and `retryAfterMs` count from here. A RedisStore deciding on server time
    * does not report that time: this is still the local clock.
    */

@@ -24,7 +24,7 @@ export interface StoreErrorEvent {
   latencyMs: number;
 }
 
-/** A decision made by the failure policy or the fallback limiter instead of the store. */
+/** A decision made by the failure mode or the fallback limiter instead of the store. */
 export interface FallbackEvent {
   rule: string;
   key: string;

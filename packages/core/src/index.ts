@@ -45,7 +45,15 @@ export {
   settleWhenDone,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
-export type { ConsumeOptions, CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
+export type {
+  ConsumeOptions,
+  CreateLimiterOptions,
+  FallbackShare,
+  Limiter,
+  LimiterOptions,
+  StoreErrorPolicy,
+  StoreFailureMode,
+} from './limiter.js';
 export { createLimiter } from './limiter.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';
 export type { BreakerOptions, BreakerState } from './resilience/breaker.js';

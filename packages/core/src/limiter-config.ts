@@ -1,7 +1,7 @@
 import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { LimiterEvents } from './events.js';
 import { assertPrefix } from './keys.js';
-import type { CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreErrorPolicy } from './limiter.js';
+import type { CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreFailureMode } from './limiter.js';
 import { Breakers } from './resilience/breaker.js';
 import { DenyCache } from './resilience/deny-cache.js';
 import { shareOfRule } from './resilience/share.js';
@@ -92,15 +92,15 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
 }
 
 function failureAnswer(
-  policy: StoreErrorPolicy,
+  mode: StoreFailureMode,
   spec: RuleSpec,
   { clock, prefix }: { clock: Clock | undefined; prefix: string },
   path: string,
 ): FailureAnswer {
-  if (policy === 'open' || policy === 'closed') return policy;
-  const fallback = typeof policy === 'object' && policy !== null ? (policy as { fallback?: unknown }).fallback : undefined;
+  if (mode === 'open' || mode === 'closed') return mode;
+  const fallback = typeof mode === 'object' && mode !== null ? (mode as { fallback?: unknown }).fallback : undefined;
   if (typeof fallback !== 'object' || fallback === null) {
-    throw invalidOption(`${path}onStoreError`, "must be 'open', 'closed' or { fallback: Limiter | { share, store? } }", policy);
+    throw invalidOption(`${path}onStoreError`, "must be 'open', 'closed' or { fallback: Limiter | { share, store? } }", mode);
   }
   if (typeof (fallback as Limiter).consume === 'function') return { limiter: fallback as Limiter };
   const { store, share } = fallback as FallbackShare;

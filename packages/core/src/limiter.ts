@@ -22,7 +22,9 @@ export interface FallbackShare {
  * What a limiter does when its store fails or times out: `'open'` allows, `'closed'` denies,
  * `{ fallback }` asks another limiter (yours, or one built from a share of this rule).
  */
-export type StoreErrorPolicy = 'open' | 'closed' | { fallback: Limiter | FallbackShare };
+export type StoreFailureMode = 'open' | 'closed' | { fallback: Limiter | FallbackShare };
+/** @deprecated The same type under its former name: use `StoreFailureMode`. */
+export type StoreErrorPolicy = StoreFailureMode;
 
 export interface LimiterOptions {
   /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
@@ -36,10 +38,10 @@ export interface LimiterOptions {
   prefix?: string;
   /** Names this limiter in events and metrics. Default `default`. */
   rule?: string;
-  /** Milliseconds a store call may take before the failure policy answers instead. Default 100. */
+  /** Milliseconds a store call may take before the failure mode answers instead. Default 100. */
   timeout?: number;
   /** Default `'open'`. */
-  onStoreError?: StoreErrorPolicy;
+  onStoreError?: StoreFailureMode;
   /** Stops calling a failing store for a while; `false` turns it off. */
   breaker?: BreakerOptions | false;
   /**
@@ -77,7 +79,7 @@ export interface Limiter {
   consume(key: string, options?: ConsumeOptions): Promise<Decision>;
   /**
    * Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more;
-   * releasing `undefined` (a decision the failure policy answered holds no lease) does nothing.
+   * releasing `undefined` (a decision the failure mode answered holds no lease) does nothing.
    */
   release(lease: Lease | undefined): Promise<void>;
   /** The decision a request of cost 1 would get now; changes nothing. */
@@ -127,7 +129,7 @@ export function limiterOf(config: LimiterConfig): Limiter {
       return isCost(cost) ? calls.consume(key, cost) : invalidCost(cost);
     },
     async release(lease) {
-      // A decision the failure policy (or a fallback) answered took no slot here: nothing to give back.
+      // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
       if (typeof lease !== 'object' || lease === null || typeof lease.id !== 'string' || lease.id === '') {
         throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `lease must be one returned by consume (got ${describeValue(lease)})`, 'lease');

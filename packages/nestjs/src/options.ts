@@ -25,7 +25,7 @@ export type RateLimitHttpOptions = Omit<HttpBehaviourOptions, 'handler'> & {
  */
 export type RateLimitBudget = 'shared' | 'per-handler';
 
-/** The limiter options a rule may override: failure policy, naming, events (the store and clock are the module's). */
+/** The limiter options a rule may override: failure mode, naming, events (the store and clock are the module's). */
 export type RateLimitRuleOptions = Omit<LimiterOptions, 'store' | 'clock'>;
 
 /**

@@ -35,7 +35,7 @@ describe.each(PLATFORMS)('a failing store on %s', (platform) => {
 
   beforeEach(async () => {
     app = await startApp(platform, {
-      // The module's failure policy is every rule's unless a rule overrides it.
+      // The module's failure mode is every rule's unless a rule overrides it.
       imports: [RateLimitModule.forRoot({ store: failing, onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
       controllers: [FailingStoreController],
       providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],

@@ -9,12 +9,12 @@ import type { Breaker } from './breaker.js';
 import { policyDecision } from './policy-decision.js';
 import { StoreTimeoutError, withTimeout } from './timeout.js';
 
-/** The failure policy, or the limiter asked instead of the store. */
+/** The failure mode, or the limiter asked instead of the store. */
 export type StoreFailureAnswer = 'open' | 'closed' | Limiter;
 
 /**
  * A store call and what stands around it: the deny cache answers first, the breaker may keep
- * the store out, the call is timed out, a failure is answered by the failure policy or the
+ * the store out, the call is timed out, a failure is answered by the failure mode or the
  * fallback limiter, and each step emits its events.
  */
 export class GuardedStore {

@@ -1,6 +1,6 @@
 import { describeValue, TollgateError } from '../errors.js';
 import type { LimiterListeners } from '../events.js';
-import { type Limiter, type LimiterOptions, limiterOf, type StoreErrorPolicy } from '../limiter.js';
+import { type Limiter, type LimiterOptions, limiterOf, type StoreFailureMode } from '../limiter.js';
 import { configureLimiter } from '../limiter-config.js';
 import { bindRule, type RuleSpec } from '../spec.js';
 import type { BoundLimit, Clock, Store } from '../stores/store.js';
@@ -154,19 +154,19 @@ function boundRule(holder: Fields, path: string, who: string): BoundRule {
 
 function toLimiterOptions(fields: Fields, path: string, who: string, prefix: string, options: CompileOptions): LimiterOptions {
   const { onStoreError, ...rest } = fields;
-  let policy: StoreErrorPolicy | undefined;
+  let mode: StoreFailureMode | undefined;
   if (onStoreError === undefined || onStoreError === 'open' || onStoreError === 'closed') {
-    policy = onStoreError;
+    mode = onStoreError;
   } else {
     const share = typeof onStoreError === 'object' && onStoreError !== null ? (onStoreError as { share?: unknown }).share : undefined;
     if (typeof share !== 'number' || Object.keys(onStoreError as object).length !== 1) {
       throw rulesError(`${path}.onStoreError`, who, 'must be open, closed or { share: <fraction of the limit> }', onStoreError);
     }
-    policy = { fallback: { share } };
+    mode = { fallback: { share } };
   }
   return {
     ...rest,
-    ...(policy === undefined ? {} : { onStoreError: policy }),
+    ...(mode === undefined ? {} : { onStoreError: mode }),
     store: options.store,
     prefix,
     ...(options.clock ? { clock: options.clock } : {}),

@@ -51,7 +51,7 @@ const MIGRATION_RETRY_MS = 25;
  * every request whose callback ran in that I/O phase) are coalesced into one
  * EVALSHA per hash slot (EVAL first on a connection and after NOSCRIPT). The script runs them in order and each
  * one stays atomic. A call is sent at most once: one whose connection was lost unanswered
- * fails (the limiter's failure policy answers) and is never re-sent, because Redis may have
+ * fails (the limiter's failure mode answers) and is never re-sent, because Redis may have
  * run it. A batch meeting a slot migration (TRYAGAIN, ASK, MOVED) is split into one call per operation.
  */
 export class RedisStore implements Store {

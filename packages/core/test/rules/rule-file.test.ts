@@ -125,7 +125,7 @@ describe('rule files', () => {
       /rule "a" \(rules\[0\]\): rules\[0\]\.timeout must be a whole number/,
     ],
     [
-      'a bad store-error policy',
+      'a bad store-failure mode',
       'rules:\n  - { name: a, onStoreError: maybe, limit: { qps: 1 } }\n',
       'rules[0].onStoreError',
       /must be open, closed or \{ share/,

@@ -211,7 +211,7 @@ interface PlainContext<Limit> {
 const okText: ContractHandler = () => ({ body: 'ok' });
 
 function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): void {
-  it('answers per the failure policy when the store fails: open lets the request through, closed answers 503', async () => {
+  it('answers per the failure mode when the store fails: open lets the request through, closed answers 503', async () => {
     const failing = { execute: () => Promise.reject(new Error('store down')) };
     const app = serve({
       routes: [
