@@ -96,7 +96,10 @@ describe.each(CLIENT_KINDS)('RedisStore with %s', (kind) => {
         for (const server of topology.servers()) await server.kill();
         await Promise.all(topology.servers().map((server) => server.launch()));
         const probe = burstLimiter(store, { timeout: 500 });
-        await eventually(async () => (await probe.consume('probe')).source === 'store', 20_000);
+        // Every identity's node must answer again (a Cluster restarts node by node), before counting.
+        const storeAnswers = async () =>
+          (await Promise.all(KEYS.map((key) => probe.peek(key)))).every((decision) => decision.source === 'store');
+        await eventually(storeAnswers, 20_000);
         // The restarted servers lost the counts: every identity gets its whole burst again.
         expect(await admittedPerKey(limiter, KEYS, 25)).toEqual(KEYS.map(() => 20));
       } finally {
