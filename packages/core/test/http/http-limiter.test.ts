@@ -96,13 +96,6 @@ describe('createHttpLimiter', () => {
   });
 
   it('answers JSON, problem+json, a custom message and a custom status', async () => {
-    const deny = async (options: object) => {
-      const http = createHttpLimiter({ perMinute: 1, ...options });
-      await http.check(request('203.0.113.7'));
-      const verdict = await http.check(request('203.0.113.7'));
-      if (verdict.action !== 'reject') throw new Error('expected a rejection');
-      return verdict;
-    };
     const json = await deny({ responseType: 'json' });
     expect(json.contentType).toBe('application/json; charset=utf-8');
     expect(JSON.parse(json.body)).toEqual({
@@ -124,13 +117,6 @@ describe('createHttpLimiter', () => {
   });
 
   it('gives the body as a value too: the text, or the object the JSON body serialises', async () => {
-    const deny = async (options: object) => {
-      const http = createHttpLimiter({ perMinute: 1, ...options });
-      await http.check(request('203.0.113.7'));
-      const verdict = await http.check(request('203.0.113.7'));
-      if (verdict.action !== 'reject') throw new Error('expected a rejection');
-      return verdict;
-    };
     const text = await deny({});
     expect(text.payload).toBe(text.body);
     for (const responseType of ['json', 'problem+json']) {
@@ -298,3 +284,12 @@ describe('createHttpLimiter', () => {
     expect(() => createHttpLimiter({ perMinute: 1, bogus: 1 } as object as { perMinute: number })).toThrow(/spec.bogus/);
   });
 });
+
+/** The rejection of a second request from one address, under `options` at one per minute. */
+async function deny(options: object) {
+  const http = createHttpLimiter({ perMinute: 1, ...options });
+  await http.check(request('203.0.113.7'));
+  const verdict = await http.check(request('203.0.113.7'));
+  if (verdict.action !== 'reject') throw new Error('expected a rejection');
+  return verdict;
+}
