@@ -1,7 +1,7 @@
 import { RedisClusterProcess, type RedisTarget, startRedis } from '@tollgate/testing';
 import { type Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLimiter, RedisStore, type StoreErrorEvent } from '../src/index.js';
+import { createLimiter, type LimitSpec, RedisStore, type StoreErrorEvent } from '../src/index.js';
 import { STORE_SEMANTICS } from './helpers/stores.js';
 
 let target: RedisTarget;
@@ -24,6 +24,13 @@ afterAll(async () => {
   await client?.quit();
   await target?.close();
 });
+
+/** Two string limits (packed in one key) around a sorted-set one (a key of its own). */
+const MIXED_LIMITS: LimitSpec[] = [
+  { name: 'second', qps: 10 },
+  { name: 'minute', algorithm: 'sliding-window-log', limit: 100, window: '1m' },
+  { name: 'day', perDay: 1000 },
+];
 
 describe('RedisStore on one node', () => {
   it("decides on Redis' own clock by default", async () => {
@@ -146,11 +153,7 @@ describe('RedisStore on one node', () => {
   it('keeps every string limit of a rule under one key and its sorted sets under the same hash tag', async () => {
     const prefix = uniquePrefix();
     const limiter = createLimiter({
-      limits: [
-        { name: 'second', qps: 10 },
-        { name: 'minute', algorithm: 'sliding-window-log', limit: 100, window: '1m' },
-        { name: 'day', perDay: 1000 },
-      ],
+      limits: MIXED_LIMITS,
       store,
       prefix,
       ...STORE_SEMANTICS,
@@ -169,11 +172,7 @@ describe('RedisStore on one node', () => {
     const prefix = uniquePrefix();
     const errors: unknown[] = [];
     const limiter = createLimiter({
-      limits: [
-        { name: 'second', qps: 10 },
-        { name: 'minute', algorithm: 'sliding-window-log', limit: 100, window: '1m' },
-        { name: 'day', perDay: 1000 },
-      ],
+      limits: MIXED_LIMITS,
       store,
       prefix,
       ...STORE_SEMANTICS,
