@@ -51,7 +51,9 @@ export class LimiterCalls {
         nowMs: this.config.clock?.(),
       };
       if (this.memory === undefined) return this.guarded.call(operation, key);
-      const verdict = toDecision(kind, this.memory.executeSync(operation), this.infos, cost, this.config.now());
+      // The memory store has read the time it decided at: no second clock read per decision.
+      const result = this.memory.executeSync(operation);
+      const verdict = toDecision(kind, result, this.infos, cost, result.decidedAtMs ?? this.config.now());
       return Promise.resolve(this.decisions.report(operation, key, verdict, 0));
     } catch (error) {
       return Promise.reject(error);

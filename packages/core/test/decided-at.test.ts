@@ -14,6 +14,14 @@ describe('decision.decidedAtMs', () => {
     expect((await limiter.consume('a')).decidedAtMs).toBe(START + 1500);
   });
 
+  it("is the memory store's own time when only the store has a clock", async () => {
+    const clock = new VirtualClock(START);
+    const limiter = createLimiter({ perMinute: 1, store: new MemoryStore({ clock: clock.now }) });
+    expect((await limiter.consume('a')).decidedAtMs).toBe(START);
+    clock.advance(2500);
+    expect((await limiter.consume('a')).decidedAtMs).toBe(START + 2500);
+  });
+
   it('is read once another store has answered', async () => {
     const clock = new VirtualClock(START);
     const store = new ControlledStore(new MemoryStore({ clock: clock.now }));

@@ -95,7 +95,7 @@ export class MemoryStore implements Store {
         entry.expiresAtMs = now + result.ttlMs;
       }
     }
-    return { committed, outcomes: [result] };
+    return { committed, outcomes: [result], decidedAtMs: now };
   }
 
   /**
@@ -128,7 +128,7 @@ export class MemoryStore implements Store {
       if (entry === undefined) this.insert(space, identity, states, expiresAtMs, now);
       else entry.expiresAtMs = expiresAtMs;
     }
-    return { committed, outcomes: results as Outcome[] };
+    return { committed, outcomes: results as Outcome[], decidedAtMs: now };
   }
 
   /** Reset, release and refund, on one limit or on a multi-limit rule's entry. */
@@ -167,7 +167,7 @@ export class MemoryStore implements Store {
       if (states.every((state) => state === undefined)) this.remove(space, identity);
       else this.write(space, identity, single ? states[0] : states, expiresAtMs, now);
     }
-    return { committed: false, outcomes: results as Outcome[] };
+    return { committed: false, outcomes: results as Outcome[], decidedAtMs: now };
   }
 
   private space(keyspace: Keyspace): Map<string, Entry> {

@@ -39,6 +39,8 @@ export interface StoreResult {
   readonly committed: boolean;
   /** One per limit, in order. */
   readonly outcomes: readonly Outcome[];
+  /** The store's own time of the decision (epoch ms), when it read one: the memory store does. */
+  readonly decidedAtMs?: number;
 }
 
 export interface Store {
