@@ -1,5 +1,6 @@
 import { describeValue, TollgateError } from '../errors.js';
-import { createLimiter } from '../limiter.js';
+import { limiterOf } from '../limiter.js';
+import { configureLimiter } from '../limiter-config.js';
 import { bindRule } from '../spec.js';
 import { parseHttpConfig } from './config.js';
 import { policyHeader } from './headers.js';
@@ -36,8 +37,9 @@ export function createHttpLimiter(options: HttpRateLimitOptions | HttpRuleSetOpt
 function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   const { behaviour, limiter: limiterOptions, rule } = splitInlineOptions(options);
   const config = parseHttpConfig(behaviour);
-  const build = (prefix: string) => createLimiter({ ...rule, ...limiterOptions, prefix });
-  const limiter = limiterOptions.prefix === undefined ? withDefaultPrefix(bindRule(rule), build) : build(limiterOptions.prefix);
+  const limits = bindRule(rule);
+  const build = (prefix: string) => limiterOf(configureLimiter(rule, limits, { ...limiterOptions, prefix }));
+  const limiter = limiterOptions.prefix === undefined ? withDefaultPrefix(limits, build) : build(limiterOptions.prefix);
 
   const { key, skip, isAllowed, ipv6Subnet } = config;
   const policy = policyHeader(limiter.limits);
