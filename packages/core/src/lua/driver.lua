@@ -2,21 +2,25 @@
 -- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), rule_count, then per rule:
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
---   then op_count, then per op: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease `token`,
---   then peek | 'f' refund), now_ms ('' = Redis TIME), cost, token (a string unique to the op, for algorithms
---   that store per-request members; may be ''), rule (its 1-based index among the rules above).
--- A rule is sent once per batch however many of its ops the batch carries, and its params parsed once.
+--   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
+--   `token`, then peek | 'f' refund), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
+--   rules above), and 't' when its ops carry a token, else '';
+--   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
+--   the shape says so (a string unique to the op, for algorithms that store per-request members).
+-- A rule is sent once per batch however many of its ops the batch carries, and its params parsed
+-- once; so is a shape: the ops of a batch mostly share their kind, clock, cost and rule, and each
+-- then costs Redis one argument instead of five.
 -- KEYS, per op: when its rule has limits whose state is a string (every algorithm without
 -- `fetch = false`), first the one key holding all of them; then one key per limit keeping a
 -- sorted set, in the order of the limits. All of an op's keys share its identity's hash tag.
--- A packed key holds the string limits' states in the order of the limits, joined by '|' ('' = no
--- state; a single string limit's value is its state alone), and expires with its longest-lived
--- limit: a state past its own TTL stays, which each algorithm reads as no state.
--- Reply: the call id (the last ARGV, read nowhere else), then per op: committed (0/1), then per limit:
--- remaining, reset_ms, and its verdict: delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms
--- -1 = never): every step allows with no retry and refuses with no delay.
--- An op commits only when every one of its limits allows it (all or nothing): its packed key is then
--- read once and written once.
+-- A packed key holds the string limits' states in the order of the limits, each after its length
+-- (a single string limit's value is its state alone), and expires with its longest-lived limit:
+-- a state past its own TTL stays, which each algorithm reads as no state.
+-- Reply: the call id (the last ARGV, read nowhere else), then per op and limit: remaining,
+-- reset_ms, and its verdict: delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms -1 =
+-- never): every step allows with no retry and refuses with no delay. An op commits when it is a
+-- consume and every one of its limits allows it (all or nothing): the store tells that from the
+-- verdicts. Its packed key is then read once and written once.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
 -- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
 -- the id in front of its reply.
@@ -57,20 +61,31 @@ local function read_rules(a)
   return rules, a + 1
 end
 
--- The states of a packed value of several string limits, one per limit (false: none), into `slots`.
+-- A packed value of several string limits holds, per limit in order, the length of its state in
+-- one byte, then the state (length 0: none). States are binary (see the prelude): no separator
+-- could be told from their bytes.
+local byte, sub = string.byte, string.sub
+local length_byte = setmetatable({}, {
+  __index = function(bytes, length)
+    bytes[length] = string.char(length)
+    return bytes[length]
+  end,
+})
+
+-- The states of a packed value, one per limit (false: none), into `slots`.
 local function unpack_slots(value, count, slots)
   local from = 1
-  for s = 1, count - 1 do
-    local bar = string.find(value, '|', from, true)
-    slots[s] = bar > from and string.sub(value, from, bar - 1)
-    from = bar + 1
+  for s = 1, count do
+    local length = byte(value, from)
+    slots[s] = length > 0 and sub(value, from + 1, from + length)
+    from = from + 1 + length
   end
-  slots[count] = from <= #value and string.sub(value, from)
   return slots
 end
 
 -- Writes the packed key: the slots given a new state (with its TTL; <= 0 clears it) and the rest
 -- as they were, kept as long as its longest-lived limit.
+local parts = {}
 local function write_packed(key, count, old, fresh, fresh_ttl)
   if count == 1 then
     -- Unchanged: nothing to write.
@@ -80,20 +95,40 @@ local function write_packed(key, count, old, fresh, fresh_ttl)
   end
   local longest, kept = 0, false
   for s = 1, count do
-    if fresh[s] then
+    local state = fresh[s]
+    if state then
       if fresh_ttl[s] > longest then longest = fresh_ttl[s] end
-      if fresh_ttl[s] <= 0 then fresh[s] = '' end
+      if fresh_ttl[s] <= 0 then state = '' end
     else
-      fresh[s] = old[s] or ''
+      state = old[s] or ''
       if old[s] then kept = true end
     end
+    parts[2 * s - 1], parts[2 * s] = length_byte[#state], state
   end
   if kept then longest = math.max(longest, redis.call('PTTL', key)) end
   if longest > 0 then
-    set_state(key, table.concat(fresh, '|', 1, count), longest)
+    set_state(key, table.concat(parts, '', 1, 2 * count), longest)
   else
     redis.call('DEL', key)
   end
+end
+
+-- The shapes of the batch's ops, starting at ARGV[a]: { kind, now (false: Redis TIME), cost, rule,
+-- token (true: each op carries one) }, indexed by the text ops name them by; and the index of the
+-- first ARGV after them.
+local function read_shapes(rules, a)
+  local shapes = {}
+  for s = 1, tonumber(ARGV[a]) do
+    shapes[tostring(s)] = {
+      kind = ARGV[a + 1],
+      now = ARGV[a + 2] ~= '' and tonumber(ARGV[a + 2]),
+      cost = tonumber(ARGV[a + 3]),
+      rule = rules[ARGV[a + 4]],
+      token = ARGV[a + 5] == 't',
+    }
+    a = a + 5
+  end
+  return shapes, a + 1
 end
 
 -- Redis keeps what a script wrote before one of its commands failed. So before anything is
@@ -102,11 +137,13 @@ end
 -- while nothing is written yet, never one op after another op was charged.
 -- Returns the packed values read, by key index, for the ops to start from; a key that an earlier
 -- op of the batch may have written is left out (nil), to be read again.
-local function check_types(rules, a)
+local function check_types(shapes, a)
   local strings, at, seen, k = {}, {}, {}, 1
   for _ = 1, tonumber(ARGV[a]) do
-    local rule = rules[ARGV[a + 5]]
-    a = a + 5
+    local shape = shapes[ARGV[a + 1]]
+    a = a + 1
+    if shape.token then a = a + 1 end
+    local rule = shape.rule
     local sorted_from = k
     if rule.packed > 0 then
       local key = KEYS[k]
@@ -154,21 +191,26 @@ local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
 local old_slots, fresh, fresh_ttl = {}, {}, {}
 
 local rules, a = read_rules(2)
-local first_kind = ARGV[a + 1]
+local shapes
+shapes, a = read_shapes(rules, a)
+local first_kind = shapes[ARGV[a + 1]].kind
 local fetched = NOTHING
-if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then fetched = check_types(rules, a) end
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then fetched = check_types(shapes, a) end
 local reply = { ARGV[#ARGV] }
 local r, k = 1, 1
 for _ = 1, tonumber(ARGV[a]) do
-  local kind, client_now, cost, token, rule = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4], rules[ARGV[a + 5]]
-  local now, ttl_extra = server_now, 0
-  if client_now ~= '' then
-    now, ttl_extra = tonumber(client_now), slack
-  elseif not now then
-    read_server_now()
-    now = server_now
+  local shape = shapes[ARGV[a + 1]]
+  local kind, cost, rule, token = shape.kind, shape.cost, shape.rule, ''
+  a = a + 1
+  if shape.token then
+    token = ARGV[a + 1]
+    a = a + 1
   end
-  a = a + 5
+  local now, ttl_extra = shape.now, slack
+  if not now then
+    if not server_now then read_server_now() end
+    now, ttl_extra = server_now, 0
+  end
   local algos, params, slot, own, packed = rule.algos, rule.params, rule.slot, rule.own, rule.packed
   local packed_key = KEYS[k]
   local old = NOTHING
@@ -186,9 +228,6 @@ for _ = 1, tonumber(ARGV[a]) do
   end
   for s = 1, packed do fresh[s] = false end
   local refunded_any = false
-  local head = r + 1
-  reply[head] = 0
-  r = head
   local all_allowed, writes = true, 0
   for i = 1, #algos do
     local algo, p, s = algos[i], params[i], slot[i]
@@ -236,7 +275,6 @@ for _ = 1, tonumber(ARGV[a]) do
       write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
     end
     if packed > 0 then write_packed(packed_key, packed, old, fresh, fresh_ttl) end
-    reply[head] = 1
   elseif refunded_any then
     write_packed(packed_key, packed, old, fresh, fresh_ttl)
   end

@@ -130,24 +130,12 @@ export class RedisStore implements Store {
   }
 
   private send(batch: Pending[], slot: number, attempt = 0): void {
-    const keys: string[] = [];
     const { count, args: ruleArgs, indexOf } = batchRules(batch);
-    const opArgs: string[] = [String(batch.length)];
-    for (const { operation } of batch) {
-      // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
-      const now = this.clock === undefined ? undefined : (operation.nowMs ?? this.clock());
-      opArgs.push(
-        KIND_CODE[operation.kind],
-        now === undefined ? '' : String(now),
-        String(operation.cost),
-        operation.token,
-        indexOf.get(operation.limits)!,
-      );
-      pushRedisKeys(operation, keys);
-    }
+    const { keys, args: opArgs } = batchOps(batch, indexOf, this.clock);
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();
-    this.transport.run(keys, [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId], slot).then(
+    const args = [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId];
+    this.transport.run(keys, args, slot).then(
       (reply) => {
         if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as (number | string)[]);
         else failBatch(batch, new Error('the client answered with the reply of another call'));
@@ -195,16 +183,51 @@ function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf:
   return { count: indexOf.size, args, indexOf };
 }
 
+/**
+ * The keys of a batch's operations, and their arguments: the distinct shapes (kind, clock, cost,
+ * rule, whether a token follows) each sent once, then per op its shape and, when it has one, its
+ * token (the driver's protocol).
+ */
+function batchOps(
+  batch: Pending[],
+  indexOf: Map<readonly BoundLimit[], string>,
+  clock: Clock | undefined,
+): { keys: string[]; args: string[] } {
+  const keys: string[] = [];
+  const shapes = new Map<string, string>();
+  const shapeArgs: string[] = [];
+  const opArgs: string[] = [String(batch.length)];
+  for (const { operation } of batch) {
+    // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
+    const now = clock === undefined ? '' : String(operation.nowMs ?? clock());
+    const hasToken = operation.token === '' ? '' : 't';
+    const fields = [KIND_CODE[operation.kind], now, String(operation.cost), indexOf.get(operation.limits)!, hasToken];
+    const id = fields.join(' ');
+    let shape = shapes.get(id);
+    if (shape === undefined) {
+      shape = String(shapes.size + 1);
+      shapes.set(id, shape);
+      shapeArgs.push(...fields);
+    }
+    opArgs.push(shape);
+    if (hasToken) opArgs.push(operation.token);
+    pushRedisKeys(operation, keys);
+  }
+  return { keys, args: [String(shapes.size), ...shapeArgs, ...opArgs] };
+}
+
 /** Splits the flat script reply (after the call id) back into one result per operation, in order. */
 function settle(batch: Pending[], reply: (number | string)[]): void {
   let at = 1;
   for (const pending of batch) {
-    const committed = reply[at++] === 1;
+    // A consume commits when every limit allowed it (all or nothing): the reply does not repeat it.
+    let committed = pending.operation.kind === 'consume';
     const outcomes: Outcome[] = [];
     for (let i = 0; i < pending.operation.limits.length; i++) {
       // Allowed: its delay (>= 0); refused: -2 - its retry (-1 = never).
       const verdict = reply[at + 2] as number;
       const allowed = verdict >= 0;
+      if (!allowed) committed = false;
       outcomes.push({
         allowed,
         // A count above 2^52 comes back as text (see the driver).

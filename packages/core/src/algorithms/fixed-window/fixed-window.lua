@@ -1,5 +1,5 @@
 -- Fixed window: mirrors algorithms/fixed-window/model.ts line for line.
--- p = { limit, window_ms }; state: "<window start ms> <count>".
+-- p = { limit, window_ms }; state: <window start ms> <count> (doubles: see the prelude).
 ALGOS['fixed-window'] = { step = function(key, p, cost, now, token, stored)
   local limit, window = p[1], p[2]
   local start, count = now, 0

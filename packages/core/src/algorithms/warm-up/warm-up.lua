@@ -1,6 +1,6 @@
 -- Warm-up (Guava SmoothWarmingUp): mirrors algorithms/warm-up/model.ts line for line.
 -- p = { stable_us, threshold_permits, max_permits, slope, cool_down_us };
--- state: "<stored permits> <next free epoch us>".
+-- state: <stored permits> <next free epoch us> (doubles: see the prelude).
 -- MAX_SPAN_MS of algorithms/fields.ts, in microseconds: a cost whose wait is longer never passes.
 local MAX_WAIT_US = 50 * 365 * 86400000 * 1000
 
