@@ -16,9 +16,10 @@
 -- A packed key holds the string limits' states in the order of the limits, each after its length
 -- (a single string limit's value is its state alone), and expires with its longest-lived limit:
 -- a state past its own TTL stays, which each algorithm reads as no state.
--- Reply: the call id (the last ARGV, read nowhere else), then per op and limit: remaining,
--- reset_ms, and its verdict: delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms -1 =
--- never): every step allows with no retry and refuses with no delay. An op commits when it is a
+-- Reply: the call id (the last ARGV, read nowhere else), then per op and limit: its verdict is
+-- delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms -1 = never): every step allows with
+-- no retry and refuses with no delay. A verdict of 0 (allowed, no delay) is left out: the limit
+-- replies remaining, reset_ms; any other, -1 - remaining, reset_ms, verdict. An op commits when it is a
 -- consume and every one of its limits allows it (all or nothing): the store tells that from the
 -- verdicts. Its packed key is then read once and written once.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
@@ -251,15 +252,22 @@ for _ = 1, tonumber(ARGV[a]) do
       end
     end
     local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, step_cost, now, token, stored)
+    -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
+    -- Otherwise -1 - remaining, reset_ms, verdict.
+    local verdict = delay
+    if allowed == 0 then verdict = -2 - retry end
+    if verdict ~= 0 then remaining = -1 - remaining end
     -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
-    if remaining > 4503599627370496 then remaining = format('%d', remaining) end
+    if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
     reply[r + 1], reply[r + 2] = remaining, reset
-    r = r + 3
+    r = r + 2
+    if verdict ~= 0 then
+      r = r + 1
+      reply[r] = verdict
+    end
     if allowed == 0 then
-      reply[r] = -2 - retry
       all_allowed = false
     else
-      reply[r] = delay
       if kind == 'c' and state then
         if s then
           fresh[s], fresh_ttl[s] = state, ttl + ttl_extra

@@ -47,6 +47,7 @@ local function unpack1(v) return (sunpack('<d', v)) end
 local function pack2(a, b) return spack('<dd', a, b) end
 -- Returns a, b (and where the data ended, which callers ignore).
 local function unpack2(v) return sunpack('<dd', v) end
--- How a step's new state is written unless its algorithm brings its own `commit`. TTLs are whole
--- milliseconds (rounded down, as PX wants), passed as a number: Redis formats it exactly.
-local function set_state(key, state, ttl_ms) redis.call('SET', key, state, 'PX', ttl_ms - ttl_ms % 1) end
+-- How a step's new state is written unless its algorithm brings its own `commit`: PSETEX, the
+-- `SET … PX` without options to parse, measured a little cheaper. TTLs are whole milliseconds,
+-- formatted here: Redis formats a Lua number with '%.17g', which costs more.
+local function set_state(key, state, ttl_ms) redis.call('PSETEX', key, format('%d', ttl_ms), state) end

@@ -41,7 +41,6 @@ interface Pending {
 }
 
 const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
-const VALUES_PER_LIMIT = 3;
 /** A lone operation meeting TRYAGAIN (its keys split by a slot migration) or MOVED is tried again this often. */
 const MIGRATION_RETRIES = 20;
 const MIGRATION_RETRY_MS = 25;
@@ -224,19 +223,23 @@ function settle(batch: Pending[], reply: (number | string)[]): void {
     let committed = pending.operation.kind === 'consume';
     const outcomes: Outcome[] = [];
     for (let i = 0; i < pending.operation.limits.length; i++) {
-      // Allowed: its delay (>= 0); refused: -2 - its retry (-1 = never).
-      const verdict = reply[at + 2] as number;
+      // A count above 2^52 comes back as text (see the driver).
+      const counted = Number(reply[at]);
+      const resetAfterMs = reply[at + 1] as number;
+      // Allowed with no delay: remaining, reset. Otherwise -1 - remaining, reset, then the verdict:
+      // the delay when allowed, -2 - the retry when refused (-1 = never).
+      const verdict = counted >= 0 ? 0 : (reply[at + 2] as number);
+      const remaining = counted >= 0 ? counted : -1 - counted;
+      at += counted >= 0 ? 2 : 3;
       const allowed = verdict >= 0;
       if (!allowed) committed = false;
       outcomes.push({
         allowed,
-        // A count above 2^52 comes back as text (see the driver).
-        remaining: Number(reply[at]),
-        resetAfterMs: reply[at + 1] as number,
+        remaining,
+        resetAfterMs,
         retryAfterMs: allowed ? 0 : verdict === -1 ? Infinity : -2 - verdict,
         delayMs: allowed ? verdict : 0,
       });
-      at += VALUES_PER_LIMIT;
     }
     pending.resolve({ committed, outcomes });
   }
