@@ -13,7 +13,7 @@
 -- KEYS, per op: when its rule has limits whose state is a string (every algorithm without
 -- `fetch = false`), first the one key holding all of them; then one key per limit keeping a
 -- sorted set, in the order of the limits. All of an op's keys share its identity's hash tag.
--- A packed key holds the string limits' states in the order of the limits, each after its length
+-- A packed key holds the string limits' states in the order of the limits, each at a fixed place
 -- (a single string limit's value is its state alone), and expires with its longest-lived limit:
 -- a state past its own TTL stays, which each algorithm reads as no state.
 -- Reply: the call id (the last ARGV, read nowhere else), then per op and limit: its verdict is
@@ -30,11 +30,12 @@ local NOTHING = {}
 
 -- Parses the rules starting at ARGV[a]; returns them and the index of the first ARGV after them.
 -- A rule is { algos, params, slot = { [limit] = its place in the packed key }, own = { [limit] =
--- its key's offset among the op's keys }, packed = number of string limits, key_count }.
+-- its key's offset among the op's keys }, widths = { [place] = its state's length, total }, packed =
+-- number of string limits, key_count }.
 local function read_rules(a)
   local rules = {}
   for r = 1, tonumber(ARGV[a]) do
-    local algos, params, slot, own, packed = {}, {}, {}, {}, 0
+    local algos, params, slot, own, widths, packed = {}, {}, {}, {}, { total = 0 }, 0
     a = a + 1
     local n = tonumber(ARGV[a])
     for i = 1, n do
@@ -44,7 +45,8 @@ local function read_rules(a)
       algos[i], params[i] = algo, p
       if algo.fetch ~= false then
         packed = packed + 1
-        slot[i] = packed
+        slot[i], widths[packed] = packed, algo.width
+        widths.total = widths.total + algo.width
       end
       a = a + 2 + count
     end
@@ -57,58 +59,67 @@ local function read_rules(a)
       end
     end
     -- Indexed by the text ops name it by, so no op parses it.
-    rules[tostring(r)] = { algos = algos, params = params, slot = slot, own = own, packed = packed, key_count = offset }
+    rules[tostring(r)] = {
+      algos = algos, params = params, slot = slot, own = own, widths = widths, packed = packed, key_count = offset,
+    }
   end
   return rules, a + 1
 end
 
--- A packed value of several string limits holds, per limit in order, the length of its state in
--- one byte, then the state (length 0: none). States are binary (see the prelude): no separator
--- could be told from their bytes.
-local byte, sub = string.byte, string.sub
-local length_byte = setmetatable({}, {
-  __index = function(bytes, length)
-    bytes[length] = string.char(length)
-    return bytes[length]
+-- A packed value of several string limits holds their states one after the other, each its
+-- algorithm's `width` long: states are binary (see the prelude), so no separator could be told
+-- from their bytes, and fixed places cost less than lengths to read. A limit without a state
+-- holds `width` bytes 0xFF (NaN doubles, which no step writes).
+local sub = string.sub
+local none = setmetatable({}, {
+  __index = function(fillers, width)
+    fillers[width] = string.rep('\255', width)
+    return fillers[width]
   end,
 })
 
--- The states of a packed value, one per limit (false: none), into `slots`.
-local function unpack_slots(value, count, slots)
+-- The states of a packed value, one per limit (false: none), into `slots`. A value of another
+-- length (not written by this script) reads as no state.
+local function unpack_slots(value, widths, count, slots)
   local from = 1
+  if #value ~= widths.total then
+    for s = 1, count do slots[s] = false end
+    return slots
+  end
   for s = 1, count do
-    local length = byte(value, from)
-    slots[s] = length > 0 and sub(value, from + 1, from + length)
-    from = from + 1 + length
+    local to = from + widths[s]
+    local state = sub(value, from, to - 1)
+    slots[s] = state ~= none[widths[s]] and state
+    from = to
   end
   return slots
 end
 
 -- Writes the packed key: the slots given a new state (with its TTL; <= 0 clears it) and the rest
 -- as they were, kept as long as its longest-lived limit.
-local parts = {}
-local function write_packed(key, count, old, fresh, fresh_ttl)
+local function write_packed(key, widths, count, old, fresh, fresh_ttl)
   if count == 1 then
     -- Unchanged: nothing to write.
     if not fresh[1] then return end
     if fresh_ttl[1] > 0 then set_state(key, fresh[1], fresh_ttl[1]) else redis.call('DEL', key) end
     return
   end
-  local longest, kept = 0, false
+  -- Joined with `..` as it goes: cheaper than table.concat for a handful of short states.
+  local longest, kept, value = 0, false, ''
   for s = 1, count do
     local state = fresh[s]
     if state then
       if fresh_ttl[s] > longest then longest = fresh_ttl[s] end
-      if fresh_ttl[s] <= 0 then state = '' end
+      if fresh_ttl[s] <= 0 then state = none[widths[s]] end
     else
-      state = old[s] or ''
+      state = old[s] or none[widths[s]]
       if old[s] then kept = true end
     end
-    parts[2 * s - 1], parts[2 * s] = length_byte[#state], state
+    value = value .. state
   end
   if kept then longest = math.max(longest, redis.call('PTTL', key)) end
   if longest > 0 then
-    set_state(key, table.concat(parts, '', 1, 2 * count), longest)
+    set_state(key, value, longest)
   else
     redis.call('DEL', key)
   end
@@ -224,7 +235,7 @@ for _ = 1, tonumber(ARGV[a]) do
       old_slots[1] = value
       old = old_slots
     elseif value then
-      old = unpack_slots(value, packed, old_slots)
+      old = unpack_slots(value, rule.widths, packed, old_slots)
     end
   end
   for s = 1, packed do fresh[s] = false end
@@ -282,9 +293,9 @@ for _ = 1, tonumber(ARGV[a]) do
     for w = 1, writes do
       write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
     end
-    if packed > 0 then write_packed(packed_key, packed, old, fresh, fresh_ttl) end
+    if packed > 0 then write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl) end
   elseif refunded_any then
-    write_packed(packed_key, packed, old, fresh, fresh_ttl)
+    write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl)
   end
   k = k + rule.key_count
 end

@@ -16,6 +16,8 @@
 --     retry_ms (INFINITE: never), delay_ms (shaping; 0 otherwise). When it allows and has
 --     something to store, also the new state and how long to keep it, ttl_ms. A step only reads:
 --     the driver writes the state of a consume once every limit of the operation allowed it.
+--   width  the length in bytes of its string state, always the same (8 per double): a packed key
+--     finds each limit's state at a fixed place.
 --   fetch = false  when the state is not a string but a sorted set under a key of the limit's
 --     own: the driver then reads nothing for it, and the algorithm brings `commit`.
 --   commit(key, state, ttl_ms)  optional: writes a state `step` or `refund` returned (any Lua

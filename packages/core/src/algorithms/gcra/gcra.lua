@@ -8,7 +8,7 @@ local function refused(now_us, tolerance, max_delay, base, interval, retry)
   if remaining < 0 then remaining = 0 end
   return 0, remaining, ceil((base - now_us) / 1000), retry, 0
 end
-ALGOS['gcra'] = { step = function(key, p, cost, now, token, stored)
+ALGOS['gcra'] = { width = 8, step = function(key, p, cost, now, token, stored)
   local interval, burst, max_delay = p[1], p[2], p[3]
   local now_us = now * 1000
   local tolerance = interval * burst

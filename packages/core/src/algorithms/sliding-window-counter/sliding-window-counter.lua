@@ -19,7 +19,7 @@ local function pack3(start, prev, curr)
   return spack('<ddd', start, prev, curr)
 end
 
-ALGOS['sliding-window-counter'] = { step = function(key, p, cost, now, token, stored)
+ALGOS['sliding-window-counter'] = { width = 24, step = function(key, p, cost, now, token, stored)
   local limit, window = p[1], p[2]
   local start, prev, curr = roll(stored, now, window)
   local elapsed = math.max(0, now - start)

@@ -18,7 +18,7 @@ local function stored_permits_to_wait_time(stored, take, p)
   return micros + math.floor(stable * rest)
 end
 
-ALGOS['warm-up'] = { step = function(key, p, cost, now, token, v)
+ALGOS['warm-up'] = { width = 16, step = function(key, p, cost, now, token, v)
   local stable, max_permits, cool = p[1], p[3], p[5]
   local now_us = now * 1000
   local stored, next_free = max_permits, now_us
