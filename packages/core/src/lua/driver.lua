@@ -29,14 +29,13 @@ local slack = tonumber(ARGV[1])
 local NOTHING = {}
 
 -- Parses the rules starting at ARGV[a]; returns them and the index of the first ARGV after them.
--- A rule is { algos, params, place = { [limit] = the index of its state's first double in the
--- packed value }, own = { [limit] = its key's offset among the op's keys }, first = { [n] = the
--- place of the n-th string limit }, size = { [n] = its number of doubles }, doubles = their total, layout =
--- the struct format of the packed value, packed = number of string limits, key_count }.
+-- A rule is { algos, params, slot = { [limit] = its place in the packed key }, own = { [limit] =
+-- its key's offset among the op's keys }, widths = { [place] = its state's length, total }, packed =
+-- number of string limits, key_count }.
 local function read_rules(a)
   local rules = {}
   for r = 1, tonumber(ARGV[a]) do
-    local algos, params, place, own, first, size, doubles, packed = {}, {}, {}, {}, {}, {}, 0, 0
+    local algos, params, slot, own, widths, packed = {}, {}, {}, {}, { total = 0 }, 0
     a = a + 1
     local n = tonumber(ARGV[a])
     for i = 1, n do
@@ -46,76 +45,81 @@ local function read_rules(a)
       algos[i], params[i] = algo, p
       if algo.fetch ~= false then
         packed = packed + 1
-        place[i], first[packed], size[packed] = doubles + 1, doubles + 1, algo.doubles
-        doubles = doubles + algo.doubles
+        slot[i], widths[packed] = packed, algo.width
+        widths.total = widths.total + algo.width
       end
       a = a + 2 + count
     end
     local offset = 0
     if packed > 0 then offset = 1 end
     for i = 1, n do
-      if not place[i] then
+      if not slot[i] then
         own[i] = offset
         offset = offset + 1
       end
     end
     -- Indexed by the text ops name it by, so no op parses it.
     rules[tostring(r)] = {
-      algos = algos, params = params, place = place, own = own, first = first, size = size, doubles = doubles,
-      layout = '<' .. string.rep('d', doubles), bytes = doubles * 8, packed = packed, key_count = offset,
+      algos = algos, params = params, slot = slot, own = own, widths = widths, packed = packed, key_count = offset,
     }
   end
   return rules, a + 1
 end
 
--- A packed value holds the string limits' states one after the other, each its algorithm's
--- `doubles` little-endian doubles: cut in one struct.unpack and joined in one struct.pack by the
--- rule's layout, and handed to the steps as numbers. A limit without a state has NaN (which no
--- step writes) as its first double.
-local NAN = 0 / 0
+-- A packed value of several string limits holds their states one after the other, each its
+-- algorithm's `width` long: states are binary (see the prelude), so no separator could be told
+-- from their bytes, and fixed places cost less than lengths to read. A limit without a state
+-- holds `width` bytes 0xFF (NaN doubles, which no step writes).
+local sub = string.sub
+local none = setmetatable({}, {
+  __index = function(fillers, width)
+    fillers[width] = string.rep('\255', width)
+    return fillers[width]
+  end,
+})
 
--- The doubles of a packed value of several limits, of the rule's length, a limit without a state
--- having false as its first.
-local function unpack_doubles(value, rule)
-  local doubles = { sunpack(rule.layout, value) }
-  local first = rule.first
-  for s = 1, rule.packed do
-    local at = first[s]
-    if doubles[at] ~= doubles[at] then doubles[at] = false end
+-- The states of a packed value, one per limit (false: none), into `slots`. A value of another
+-- length (not written by this script) reads as no state.
+local function unpack_slots(value, widths, count, slots)
+  local from = 1
+  if #value ~= widths.total then
+    for s = 1, count do slots[s] = false end
+    return slots
   end
-  return doubles
+  for s = 1, count do
+    local to = from + widths[s]
+    local state = sub(value, from, to - 1)
+    slots[s] = state ~= none[widths[s]] and state
+    from = to
+  end
+  return slots
 end
 
--- Writes the packed key: the places given a new state in `fresh` (with its TTL in fresh_ttl;
--- <= 0 clears it) and the rest as they were in `old`, kept as long as its longest-lived limit.
-local function write_packed(key, rule, old, fresh, fresh_ttl)
-  local first, size, count = rule.first, rule.size, rule.packed
+-- Writes the packed key: the slots given a new state (with its TTL; <= 0 clears it) and the rest
+-- as they were, kept as long as its longest-lived limit.
+local function write_packed(key, widths, count, old, fresh, fresh_ttl)
   if count == 1 then
-    local ttl = fresh_ttl[1]
     -- Unchanged: nothing to write.
-    if not ttl then return end
-    -- Its 3 doubles at most: struct.pack ignores what its layout does not take.
-    if ttl > 0 then set_state(key, spack(rule.layout, fresh[1], fresh[2], fresh[3]), ttl) else redis.call('DEL', key) end
+    if not fresh[1] then return end
+    if fresh_ttl[1] > 0 then set_state(key, fresh[1], fresh_ttl[1]) else redis.call('DEL', key) end
     return
   end
-  local longest, kept = 0, false
+  -- Joined with `..` as it goes: cheaper than table.concat for a handful of short states.
+  local longest, kept, value = 0, false, ''
   for s = 1, count do
-    local at = first[s]
-    local ttl = fresh_ttl[at]
-    if ttl then
-      if ttl > longest then longest = ttl end
-      if ttl <= 0 then fresh[at] = NAN end
-    elseif old[at] then
-      kept = true
-      for d = at, at + size[s] - 1 do fresh[d] = old[d] end
+    local state = fresh[s]
+    if state then
+      if fresh_ttl[s] > longest then longest = fresh_ttl[s] end
+      if fresh_ttl[s] <= 0 then state = none[widths[s]] end
     else
-      fresh[at] = NAN
-      for d = at + 1, at + size[s] - 1 do fresh[d] = 0 end
+      state = old[s] or none[widths[s]]
+      if old[s] then kept = true end
     end
+    value = value .. state
   end
   if kept then longest = math.max(longest, redis.call('PTTL', key)) end
   if longest > 0 then
-    set_state(key, spack(rule.layout, unpack(fresh, 1, rule.doubles)), longest)
+    set_state(key, value, longest)
   else
     redis.call('DEL', key)
   end
@@ -184,7 +188,7 @@ local function check_types(shapes, a)
 end
 
 local function write(algo, key, state, ttl)
-  if ttl > 0 then algo.commit(key, state, ttl) else redis.call('DEL', key) end
+  if ttl > 0 then (algo.commit or set_state)(key, state, ttl) else redis.call('DEL', key) end
 end
 
 local server_now
@@ -196,14 +200,9 @@ end
 -- Writes of sorted-set limits an op commits once every limit allowed it, and the old and new
 -- states of its packed key, kept in arrays reused from op to op.
 local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
-local fresh, fresh_ttl = {}, {}
+local old_slots, fresh, fresh_ttl = {}, {}, {}
 
 local rules, a = read_rules(2)
--- Every place filled up front (and 2 past the last, where a step's nil doubles may land): storing
--- nil under a key a table lacks adds the key in Lua 5.1, and now and then rehashes the table.
-for _, rule in pairs(rules) do
-  for d = #fresh + 1, rule.doubles + 2 do fresh[d], fresh_ttl[d] = 0, false end
-end
 local shapes
 shapes, a = read_shapes(rules, a)
 local first_kind = shapes[ARGV[a + 1]].kind
@@ -224,59 +223,46 @@ for _ = 1, tonumber(ARGV[a]) do
     if not server_now then read_server_now() end
     now, ttl_extra = server_now, 0
   end
-  local algos, params, place, own, packed = rule.algos, rule.params, rule.place, rule.own, rule.packed
+  local algos, params, slot, own, packed = rule.algos, rule.params, rule.slot, rule.own, rule.packed
   local packed_key = KEYS[k]
-  local old, l1, l2, l3 = NOTHING, false, nil, nil
+  local old = NOTHING
   if kind == 'r' then
     redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
   elseif packed > 0 then
     local value = fetched[k]
     if value == nil then value = redis.call('GET', packed_key) end
-    -- A value of another length (not written by this script) reads as no state.
-    if value and #value == rule.bytes then
-      if packed == 1 then
-        -- A lone limit's 3 doubles at most, kept in locals (never NaN: it is deleted, not
-        -- marked, when its TTL runs out); struct.unpack's last value, where the data ended,
-        -- lands after them.
-        l1, l2, l3 = sunpack(rule.layout, value)
-      else
-        old = unpack_doubles(value, rule)
-      end
+    if packed == 1 then
+      old_slots[1] = value
+      old = old_slots
+    elseif value then
+      old = unpack_slots(value, rule.widths, packed, old_slots)
     end
   end
-  for d = 1, rule.doubles do fresh_ttl[d] = false end
+  for s = 1, packed do fresh[s] = false end
   local refunded_any = false
   local all_allowed, writes = true, 0
   for i = 1, #algos do
-    local algo, p, at = algos[i], params[i], place[i]
-    -- A string state's doubles (up to 3; a step reads as many as it has), the first false or nil when none.
-    local key, s1, s2, s3 = packed_key, false, nil, nil
-    if packed == 1 and at then
-      s1, s2, s3 = l1, l2, l3
-    elseif at then
-      s1, s2, s3 = old[at], old[at + 1], old[at + 2]
-    else
-      key = KEYS[k + own[i]]
-    end
+    local algo, p, s = algos[i], params[i], slot[i]
+    local key, stored = packed_key, false
+    if s then stored = old[s] or false else key = KEYS[k + own[i]] end
     if kind == 'l' and algo.release then algo.release(key, p, now, token) end
     local step_cost = cost
     if kind == 'f' then
       step_cost = 1
       if algo.refund then
-        local refunded_ttl, r1, r2, r3 = algo.refund(key, p, cost, now, s1, s2, s3)
-        if refunded_ttl then
+        local refunded, refunded_ttl = algo.refund(key, p, cost, now, stored)
+        if refunded then
           refunded_ttl = refunded_ttl + ttl_extra
-          if at then
-            fresh[at], fresh[at + 1], fresh[at + 2] = r1, r2, r3
-            fresh_ttl[at], refunded_any = refunded_ttl, true
+          if s then
+            fresh[s], fresh_ttl[s], refunded_any = refunded, refunded_ttl, true
           else
-            write(algo, key, r1, refunded_ttl)
+            write(algo, key, refunded, refunded_ttl)
           end
-          if refunded_ttl > 0 then s1, s2, s3 = r1, r2, r3 else s1 = false end
+          stored = refunded_ttl > 0 and refunded
         end
       end
     end
-    local allowed, remaining, reset, retry, delay, ttl, x1, x2, x3 = algo.step(key, p, step_cost, now, token, s1, s2, s3)
+    local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, step_cost, now, token, stored)
     -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
     -- Otherwise -1 - remaining, reset_ms, verdict.
     local verdict = delay
@@ -293,15 +279,12 @@ for _ = 1, tonumber(ARGV[a]) do
     if allowed == 0 then
       all_allowed = false
     else
-      if kind == 'c' and ttl then
-        if at then
-          -- Its doubles, and nil past them: the limits after it overwrite that, write_packed()
-          -- every place of a limit without a new state.
-          fresh[at], fresh[at + 1], fresh[at + 2] = x1, x2, x3
-          fresh_ttl[at] = ttl + ttl_extra
+      if kind == 'c' and state then
+        if s then
+          fresh[s], fresh_ttl[s] = state, ttl + ttl_extra
         else
           writes = writes + 1
-          pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, x1, ttl
+          pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, state, ttl
         end
       end
     end
@@ -310,9 +293,9 @@ for _ = 1, tonumber(ARGV[a]) do
     for w = 1, writes do
       write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
     end
-    if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
+    if packed > 0 then write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl) end
   elseif refunded_any then
-    write_packed(packed_key, rule, old, fresh, fresh_ttl)
+    write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl)
   end
   k = k + rule.key_count
 end

@@ -1,17 +1,18 @@
 -- Leaky bucket: mirrors algorithms/leaky-bucket/{policing,shaping}.ts line for line.
 -- p = { 0 (policing), interval_us, burst }; state: <level in drain microseconds> <last ms> (doubles: see the prelude).
 -- p = { 1 (shaping), interval_us, max_delay_us }; state: the next free slot in epoch microseconds, 0
--- (two doubles, as policing: one size for the algorithm).
-local function drained(level, last, now)
-  if not level then return 0, now end
+-- (two doubles, as policing: one width for the algorithm).
+local function drained(stored, now)
+  if not stored then return 0, now end
+  local level, last = unpack2(stored)
   local elapsed = 0
   if now > last then elapsed = now - last end
   return math.max(0, level - elapsed * 1000), math.max(now, last)
 end
 
-local function policing(level, last, p, cost, now)
+local function policing(stored, p, cost, now)
   local interval, burst = p[2], p[3]
-  level, last = drained(level, last, now)
+  local level, last = drained(stored, now)
   local full = burst * interval
   local need = cost * interval
   if cost > burst or level + need > full then
@@ -21,7 +22,7 @@ local function policing(level, last, p, cost, now)
   end
   local filled = level + need
   local reset = math.ceil(filled / 1000)
-  return 1, math.floor((full - filled) / interval), reset, 0, 0, reset, filled, last
+  return 1, math.floor((full - filled) / interval), reset, 0, 0, pack2(filled, last), reset
 end
 
 local function slots_within(wait, max_delay, interval)
@@ -29,10 +30,11 @@ local function slots_within(wait, max_delay, interval)
   return math.floor((max_delay - wait) / interval) + 1
 end
 
-local function shaping(next_free, p, cost, now)
+local function shaping(stored, p, cost, now)
   local interval, max_delay = p[2], p[3]
   local capacity = slots_within(0, max_delay, interval)
   local now_us = now * 1000
+  local next_free = stored and unpack1(stored)
   local start = now_us
   if next_free and next_free >= now_us then start = next_free end
   local wait = start - now_us
@@ -44,23 +46,23 @@ local function shaping(next_free, p, cost, now)
   end
   local next_slot = start + cost * interval
   local reset = math.ceil((next_slot - now_us) / 1000)
-  return 1, slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), reset, next_slot, 0
+  return 1, slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), pack2(next_slot, 0), reset
 end
 
-ALGOS['leaky-bucket'] = { doubles = 2, step = function(key, p, cost, now, token, a, b)
-  if p[1] == 0 then return policing(a, b, p, cost, now) end
-  return shaping(a, p, cost, now)
-end, refund = function(key, p, cost, now, a, b)
+ALGOS['leaky-bucket'] = { width = 16, step = function(key, p, cost, now, token, stored)
+  if p[1] == 0 then return policing(stored, p, cost, now) end
+  return shaping(stored, p, cost, now)
+end, refund = function(key, p, cost, now, stored)
   if p[1] == 0 then
-    if not a then return nil end
-    local level, last = drained(a, b, now)
+    if not stored then return nil end
+    local level, last = drained(stored, now)
     if level <= 0 then return nil end
     local left = math.max(0, level - cost * p[2])
-    return math.ceil(left / 1000), left, last
+    return pack2(left, last), math.ceil(left / 1000)
   end
   local now_us = now * 1000
-  local next_free = a
+  local next_free = stored and unpack1(stored)
   if not next_free or next_free <= now_us then return nil end
   local freed = math.max(now_us, next_free - cost * p[2])
-  return math.ceil((freed - now_us) / 1000), freed, 0
+  return pack2(freed, 0), math.ceil((freed - now_us) / 1000)
 end }

@@ -1,11 +1,12 @@
 -- Token bucket: mirrors algorithms/token-bucket/model.ts line for line.
 -- p = { capacity, refill, interval_ms, max_delay_ms (0 unless reserve mode) }; state: <scaled tokens> <last ms> (doubles: see the prelude).
-ALGOS['token-bucket'] = { doubles = 2, step = function(key, p, cost, now, token, s, l)
+ALGOS['token-bucket'] = { width = 16, step = function(key, p, cost, now, token, stored)
   local capacity, refill, interval, max_delay = p[1], p[2], p[3], p[4]
   local full = capacity * interval
   local borrow = max_delay * refill
   local scaled, last = full, now
-  if s then
+  if stored then
+    local s, l = unpack2(stored)
     local elapsed = 0
     if now > l then elapsed = now - l end
     scaled = math.min(full, s + elapsed * refill)
@@ -23,15 +24,16 @@ ALGOS['token-bucket'] = { doubles = 2, step = function(key, p, cost, now, token,
   local reset = math.ceil((full - left) / refill)
   local delay = 0
   if left < 0 then delay = math.ceil(-left / refill) end
-  return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, reset, left, last
-end, refund = function(key, p, cost, now, s, l)
+  return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, pack2(left, last), reset
+end, refund = function(key, p, cost, now, stored)
   local capacity, refill, interval = p[1], p[2], p[3]
-  if not s then return nil end
+  if not stored then return nil end
   local full = capacity * interval
+  local s, l = unpack2(stored)
   local elapsed = 0
   if now > l then elapsed = now - l end
   local scaled = math.min(full, s + elapsed * refill)
   if scaled >= full then return nil end
   local left = math.min(full, scaled + cost * interval)
-  return math.ceil((full - left) / refill), left, math.max(now, l)
+  return pack2(left, math.max(now, l)), math.ceil((full - left) / refill)
 end }
