@@ -29,13 +29,14 @@ local slack = tonumber(ARGV[1])
 local NOTHING = {}
 
 -- Parses the rules starting at ARGV[a]; returns them and the index of the first ARGV after them.
--- A rule is { algos, params, slot = { [limit] = its place in the packed key }, own = { [limit] =
--- its key's offset among the op's keys }, widths = { [place] = its state's length, total }, packed =
--- number of string limits, key_count }.
+-- A rule is { algos, params, place = { [limit] = the index of its state's first double in the
+-- packed value }, own = { [limit] = its key's offset among the op's keys }, first = { [n] = the
+-- place of the n-th string limit }, size = { [n] = its number of doubles }, doubles = their total, layout =
+-- the struct format of the packed value, packed = number of string limits, key_count }.
 local function read_rules(a)
   local rules = {}
   for r = 1, tonumber(ARGV[a]) do
-    local algos, params, slot, own, widths, packed = {}, {}, {}, {}, { total = 0 }, 0
+    local algos, params, place, own, first, size, doubles, packed = {}, {}, {}, {}, {}, {}, 0, 0
     a = a + 1
     local n = tonumber(ARGV[a])
     for i = 1, n do
@@ -45,81 +46,82 @@ local function read_rules(a)
       algos[i], params[i] = algo, p
       if algo.fetch ~= false then
         packed = packed + 1
-        slot[i], widths[packed] = packed, algo.width
-        widths.total = widths.total + algo.width
+        place[i], first[packed], size[packed] = doubles + 1, doubles + 1, algo.doubles
+        doubles = doubles + algo.doubles
       end
       a = a + 2 + count
     end
     local offset = 0
     if packed > 0 then offset = 1 end
     for i = 1, n do
-      if not slot[i] then
+      if not place[i] then
         own[i] = offset
         offset = offset + 1
       end
     end
     -- Indexed by the text ops name it by, so no op parses it.
     rules[tostring(r)] = {
-      algos = algos, params = params, slot = slot, own = own, widths = widths, packed = packed, key_count = offset,
+      algos = algos, params = params, place = place, own = own, first = first, size = size, doubles = doubles,
+      layout = '<' .. string.rep('d', doubles), bytes = doubles * 8, packed = packed, key_count = offset,
     }
   end
   return rules, a + 1
 end
 
--- A packed value of several string limits holds their states one after the other, each its
--- algorithm's `width` long: states are binary (see the prelude), so no separator could be told
--- from their bytes, and fixed places cost less than lengths to read. A limit without a state
--- holds `width` bytes 0xFF (NaN doubles, which no step writes).
-local sub = string.sub
-local none = setmetatable({}, {
-  __index = function(fillers, width)
-    fillers[width] = string.rep('\255', width)
-    return fillers[width]
-  end,
-})
+-- A packed value holds the string limits' states one after the other, each its algorithm's
+-- `doubles` little-endian doubles: cut in one struct.unpack and joined in one struct.pack by the
+-- rule's layout; the steps read and write them as numbers, in place (see the prelude). A limit
+-- without a state has NaN (which no step writes) as its first double.
+local NAN = 0 / 0
 
--- The states of a packed value, one per limit (false: none), into `slots`. A value of another
--- length (not written by this script) reads as no state.
-local function unpack_slots(value, widths, count, slots)
-  local from = 1
-  if #value ~= widths.total then
-    for s = 1, count do slots[s] = false end
-    return slots
+-- The doubles of a packed value of several limits, of the rule's length, a limit without a state
+-- having false as its first.
+local function unpack_doubles(value, rule)
+  local doubles = { sunpack(rule.layout, value) }
+  local first = rule.first
+  for s = 1, rule.packed do
+    local at = first[s]
+    if doubles[at] ~= doubles[at] then doubles[at] = false end
   end
-  for s = 1, count do
-    local to = from + widths[s]
-    local state = sub(value, from, to - 1)
-    slots[s] = state ~= none[widths[s]] and state
-    from = to
-  end
-  return slots
+  return doubles
 end
 
--- Writes the packed key: the slots given a new state (with its TTL; <= 0 clears it) and the rest
--- as they were, kept as long as its longest-lived limit.
-local function write_packed(key, widths, count, old, fresh, fresh_ttl)
+-- Writes the packed key: the places given a new state in `fresh` (with its TTL in fresh_ttl;
+-- <= 0 clears it) and the rest as they were in `old`, kept as long as its longest-lived limit.
+local function write_packed(key, rule, old, fresh, fresh_ttl)
+  local first, size, count = rule.first, rule.size, rule.packed
   if count == 1 then
+    local ttl = fresh_ttl[1]
     -- Unchanged: nothing to write.
-    if not fresh[1] then return end
-    if fresh_ttl[1] > 0 then set_state(key, fresh[1], fresh_ttl[1]) else redis.call('DEL', key) end
+    if not ttl then return end
+    if ttl <= 0 then
+      redis.call('DEL', key)
+    elseif rule.doubles == 1 then
+      set_state(key, spack(rule.layout, fresh[1]), ttl)
+    else
+      -- Its 3 doubles at most: struct.pack ignores what its layout does not take.
+      set_state(key, spack(rule.layout, fresh[1], fresh[2], fresh[3]), ttl)
+    end
     return
   end
-  -- Joined with `..` as it goes: cheaper than table.concat for a handful of short states.
-  local longest, kept, value = 0, false, ''
+  local longest, kept = 0, false
   for s = 1, count do
-    local state = fresh[s]
-    if state then
-      if fresh_ttl[s] > longest then longest = fresh_ttl[s] end
-      if fresh_ttl[s] <= 0 then state = none[widths[s]] end
+    local at = first[s]
+    local ttl = fresh_ttl[at]
+    if ttl then
+      if ttl > longest then longest = ttl end
+      if ttl <= 0 then fresh[at] = NAN end
+    elseif old[at] then
+      kept = true
+      for d = at, at + size[s] - 1 do fresh[d] = old[d] end
     else
-      state = old[s] or none[widths[s]]
-      if old[s] then kept = true end
+      fresh[at] = NAN
+      for d = at + 1, at + size[s] - 1 do fresh[d] = 0 end
     end
-    value = value .. state
   end
   if kept then longest = math.max(longest, redis.call('PTTL', key)) end
   if longest > 0 then
-    set_state(key, value, longest)
+    set_state(key, spack(rule.layout, unpack(fresh, 1, rule.doubles)), longest)
   else
     redis.call('DEL', key)
   end
@@ -188,7 +190,7 @@ local function check_types(shapes, a)
 end
 
 local function write(algo, key, state, ttl)
-  if ttl > 0 then (algo.commit or set_state)(key, state, ttl) else redis.call('DEL', key) end
+  if ttl > 0 then algo.commit(key, state, ttl) else redis.call('DEL', key) end
 end
 
 local server_now
@@ -197,12 +199,17 @@ local function read_server_now()
   server_now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- Writes of sorted-set limits an op commits once every limit allowed it, and the old and new
--- states of its packed key, kept in arrays reused from op to op.
+-- Writes of sorted-set limits an op commits once every limit allowed it, the doubles of a lone
+-- string limit, the new doubles of an op's packed key (fresh, their TTLs in fresh_ttl, by place),
+-- and where the steps of an op that writes nothing put theirs (scratch): arrays reused op to op.
 local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
-local old_slots, fresh, fresh_ttl = {}, {}, {}
+local lone, fresh, fresh_ttl, scratch = { 0, 0, 0 }, {}, {}, {}
 
 local rules, a = read_rules(2)
+-- Every place filled up front, rather than tables growing op by op.
+for _, rule in pairs(rules) do
+  for d = #fresh + 1, rule.doubles do fresh[d], fresh_ttl[d], scratch[d] = 0, false, 0 end
+end
 local shapes
 shapes, a = read_shapes(rules, a)
 local first_kind = shapes[ARGV[a + 1]].kind
@@ -223,7 +230,7 @@ for _ = 1, tonumber(ARGV[a]) do
     if not server_now then read_server_now() end
     now, ttl_extra = server_now, 0
   end
-  local algos, params, slot, own, packed = rule.algos, rule.params, rule.slot, rule.own, rule.packed
+  local algos, params, place, own, packed = rule.algos, rule.params, rule.place, rule.own, rule.packed
   local packed_key = KEYS[k]
   local old = NOTHING
   if kind == 'r' then
@@ -231,38 +238,52 @@ for _ = 1, tonumber(ARGV[a]) do
   elseif packed > 0 then
     local value = fetched[k]
     if value == nil then value = redis.call('GET', packed_key) end
-    if packed == 1 then
-      old_slots[1] = value
-      old = old_slots
-    elseif value then
-      old = unpack_slots(value, rule.widths, packed, old_slots)
+    -- A value of another length (not written by this script) reads as no state.
+    if value and #value == rule.bytes then
+      if packed == 1 then
+        -- A lone limit's 3 doubles at most (never NaN: it is deleted, not marked, when its TTL
+        -- runs out), in a table reused from op to op; a single double in one store.
+        if rule.doubles == 1 then
+          lone[1] = sunpack(rule.layout, value)
+        else
+          lone[1], lone[2], lone[3] = sunpack(rule.layout, value)
+        end
+        old = lone
+      else
+        old = unpack_doubles(value, rule)
+      end
     end
   end
-  for s = 1, packed do fresh[s] = false end
+  for d = 1, rule.doubles do fresh_ttl[d] = false end
   local refunded_any = false
   local all_allowed, writes = true, 0
+  -- Where the steps put the new states: only a consume's are written.
+  local out = scratch
+  if kind == 'c' then out = fresh end
   for i = 1, #algos do
-    local algo, p, s = algos[i], params[i], slot[i]
-    local key, stored = packed_key, false
-    if s then stored = old[s] or false else key = KEYS[k + own[i]] end
+    local algo, p, at = algos[i], params[i], place[i]
+    local key, state = packed_key, old
+    if not at then key = KEYS[k + own[i]] end
     if kind == 'l' and algo.release then algo.release(key, p, now, token) end
     local step_cost = cost
     if kind == 'f' then
       step_cost = 1
       if algo.refund then
-        local refunded, refunded_ttl = algo.refund(key, p, cost, now, stored)
-        if refunded then
+        local refunded_ttl, refunded = algo.refund(key, p, cost, now, old, at, fresh)
+        if refunded_ttl then
           refunded_ttl = refunded_ttl + ttl_extra
-          if s then
-            fresh[s], fresh_ttl[s], refunded_any = refunded, refunded_ttl, true
+          if at then
+            fresh_ttl[at], refunded_any = refunded_ttl, true
+            -- The peek below reads the refunded state.
+            state = fresh
+            if refunded_ttl <= 0 then state = NOTHING end
           else
             write(algo, key, refunded, refunded_ttl)
           end
-          stored = refunded_ttl > 0 and refunded
         end
       end
     end
-    local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, step_cost, now, token, stored)
+    local allowed, remaining, reset, retry, delay, ttl, commit_state = algo.step(key, p, step_cost, now, token, state, at, out)
     -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
     -- Otherwise -1 - remaining, reset_ms, verdict.
     local verdict = delay
@@ -279,12 +300,12 @@ for _ = 1, tonumber(ARGV[a]) do
     if allowed == 0 then
       all_allowed = false
     else
-      if kind == 'c' and state then
-        if s then
-          fresh[s], fresh_ttl[s] = state, ttl + ttl_extra
+      if kind == 'c' and ttl then
+        if at then
+          fresh_ttl[at] = ttl + ttl_extra
         else
           writes = writes + 1
-          pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, state, ttl
+          pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, commit_state, ttl
         end
       end
     end
@@ -293,9 +314,9 @@ for _ = 1, tonumber(ARGV[a]) do
     for w = 1, writes do
       write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
     end
-    if packed > 0 then write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl) end
+    if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
   elseif refunded_any then
-    write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl)
+    write_packed(packed_key, rule, old, fresh, fresh_ttl)
   end
   k = k + rule.key_count
 end

@@ -16,7 +16,7 @@ ALGOS['concurrency'] = { fetch = false,
     end
     local expiry = now + ttl
     if expiry > latest then latest = expiry end
-    return 1, limit - live - 1, latest - now, 0, 0, { now, expiry, token }, latest - now
+    return 1, limit - live - 1, latest - now, 0, 0, latest - now, { now, expiry, token }
   end,
   commit = function(key, lease, ttl_ms)
     trim(key, lease[1])

@@ -1,12 +1,10 @@
 -- Fixed window: mirrors algorithms/fixed-window/model.ts line for line.
 -- p = { limit, window_ms }; state: <window start ms> <count> (doubles: see the prelude).
-ALGOS['fixed-window'] = { width = 16, step = function(key, p, cost, now, token, stored)
+ALGOS['fixed-window'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
+  local s, c = state[at], state[at + 1]
   local limit, window = p[1], p[2]
   local start, count = now, 0
-  if stored then
-    local s, c = unpack2(stored)
-    if now < s + window then start, count = s, c end
-  end
+  if s and now < s + window then start, count = s, c end
   local reset = start + window - now
   if count + cost > limit then
     local retry = reset
@@ -14,11 +12,13 @@ ALGOS['fixed-window'] = { width = 16, step = function(key, p, cost, now, token, 
     return 0, limit - count, reset, retry, 0
   end
   count = count + cost
-  return 1, limit - count, reset, 0, 0, pack2(start, count), reset
-end, refund = function(key, p, cost, now, stored)
-  if not stored then return nil end
-  local start, count = unpack2(stored)
+  out[at], out[at + 1] = start, count
+  return 1, limit - count, reset, 0, 0, reset
+end, refund = function(key, p, cost, now, state, at, out)
+  local start, count = state[at], state[at + 1]
+  if not start then return nil end
   local window_end = start + p[2]
   if now >= window_end or count == 0 then return nil end
-  return pack2(start, math.max(0, count - cost)), window_end - now
+  out[at], out[at + 1] = start, math.max(0, count - cost)
+  return window_end - now
 end }

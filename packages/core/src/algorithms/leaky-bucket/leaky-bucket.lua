@@ -1,18 +1,17 @@
 -- Leaky bucket: mirrors algorithms/leaky-bucket/{policing,shaping}.ts line for line.
 -- p = { 0 (policing), interval_us, burst }; state: <level in drain microseconds> <last ms> (doubles: see the prelude).
 -- p = { 1 (shaping), interval_us, max_delay_us }; state: the next free slot in epoch microseconds, 0
--- (two doubles, as policing: one width for the algorithm).
-local function drained(stored, now)
-  if not stored then return 0, now end
-  local level, last = unpack2(stored)
+-- (two doubles, as policing: one size for the algorithm).
+local function drained(level, last, now)
+  if not level then return 0, now end
   local elapsed = 0
   if now > last then elapsed = now - last end
   return math.max(0, level - elapsed * 1000), math.max(now, last)
 end
 
-local function policing(stored, p, cost, now)
+local function policing(level, last, p, cost, now, at, out)
   local interval, burst = p[2], p[3]
-  local level, last = drained(stored, now)
+  level, last = drained(level, last, now)
   local full = burst * interval
   local need = cost * interval
   if cost > burst or level + need > full then
@@ -22,7 +21,8 @@ local function policing(stored, p, cost, now)
   end
   local filled = level + need
   local reset = math.ceil(filled / 1000)
-  return 1, math.floor((full - filled) / interval), reset, 0, 0, pack2(filled, last), reset
+  out[at], out[at + 1] = filled, last
+  return 1, math.floor((full - filled) / interval), reset, 0, 0, reset
 end
 
 local function slots_within(wait, max_delay, interval)
@@ -30,11 +30,10 @@ local function slots_within(wait, max_delay, interval)
   return math.floor((max_delay - wait) / interval) + 1
 end
 
-local function shaping(stored, p, cost, now)
+local function shaping(next_free, p, cost, now, at, out)
   local interval, max_delay = p[2], p[3]
   local capacity = slots_within(0, max_delay, interval)
   local now_us = now * 1000
-  local next_free = stored and unpack1(stored)
   local start = now_us
   if next_free and next_free >= now_us then start = next_free end
   local wait = start - now_us
@@ -46,23 +45,27 @@ local function shaping(stored, p, cost, now)
   end
   local next_slot = start + cost * interval
   local reset = math.ceil((next_slot - now_us) / 1000)
-  return 1, slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), pack2(next_slot, 0), reset
+  out[at], out[at + 1] = next_slot, 0
+  return 1, slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), reset
 end
 
-ALGOS['leaky-bucket'] = { width = 16, step = function(key, p, cost, now, token, stored)
-  if p[1] == 0 then return policing(stored, p, cost, now) end
-  return shaping(stored, p, cost, now)
-end, refund = function(key, p, cost, now, stored)
+ALGOS['leaky-bucket'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
+  if p[1] == 0 then return policing(state[at], state[at + 1], p, cost, now, at, out) end
+  return shaping(state[at], p, cost, now, at, out)
+end, refund = function(key, p, cost, now, state, at, out)
+  local a, b = state[at], state[at + 1]
   if p[1] == 0 then
-    if not stored then return nil end
-    local level, last = drained(stored, now)
+    if not a then return nil end
+    local level, last = drained(a, b, now)
     if level <= 0 then return nil end
     local left = math.max(0, level - cost * p[2])
-    return pack2(left, last), math.ceil(left / 1000)
+    out[at], out[at + 1] = left, last
+    return math.ceil(left / 1000)
   end
   local now_us = now * 1000
-  local next_free = stored and unpack1(stored)
+  local next_free = a
   if not next_free or next_free <= now_us then return nil end
   local freed = math.max(now_us, next_free - cost * p[2])
-  return pack2(freed, 0), math.ceil((freed - now_us) / 1000)
+  out[at], out[at + 1] = freed, 0
+  return math.ceil((freed - now_us) / 1000)
 end }

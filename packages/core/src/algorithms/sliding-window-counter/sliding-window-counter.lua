@@ -1,9 +1,8 @@
 -- Sliding window counter: mirrors algorithms/sliding-window-counter/model.ts line for line.
 -- p = { limit, window_ms }; state: <window start ms> <previous count> <current count> (doubles: see the prelude).
-local function roll(stored, now, window)
+local function roll(s, prev, curr, now, window)
   local start = math.floor(now / window) * window
-  if not stored then return start, 0, 0 end
-  local s, prev, curr = sunpack('<ddd', stored)
+  if not s then return start, 0, 0 end
   if s >= start then return s, prev, curr end
   if s == start - window then return start, curr, 0 end
   return start, 0, 0
@@ -15,13 +14,9 @@ local function faded_after(start, prev, curr, now, window)
   return 0
 end
 
-local function pack3(start, prev, curr)
-  return spack('<ddd', start, prev, curr)
-end
-
-ALGOS['sliding-window-counter'] = { width = 24, step = function(key, p, cost, now, token, stored)
+ALGOS['sliding-window-counter'] = { doubles = 3, step = function(key, p, cost, now, token, state, at, out)
   local limit, window = p[1], p[2]
-  local start, prev, curr = roll(stored, now, window)
+  local start, prev, curr = roll(state[at], state[at + 1], state[at + 2], now, window)
   local elapsed = math.max(0, now - start)
   local capacity = limit * window
   local estimate = prev * (window - elapsed) + curr * window
@@ -40,10 +35,12 @@ ALGOS['sliding-window-counter'] = { width = 24, step = function(key, p, cost, no
     return 0, remaining, faded_after(start, prev, curr, now, window), retry, 0
   end
   local reset = start + 2 * window - now
-  return 1, math.floor((capacity - estimate - need) / window), reset, 0, 0, pack3(start, prev, curr + cost), reset
-end, refund = function(key, p, cost, now, stored)
-  local start, prev, curr = roll(stored, now, p[2])
+  out[at], out[at + 1], out[at + 2] = start, prev, curr + cost
+  return 1, math.floor((capacity - estimate - need) / window), reset, 0, 0, reset
+end, refund = function(key, p, cost, now, state, at, out)
+  local start, prev, curr = roll(state[at], state[at + 1], state[at + 2], now, p[2])
   if curr == 0 then return nil end
   local left = math.max(0, curr - cost)
-  return pack3(start, prev, left), faded_after(start, prev, left, now, p[2])
+  out[at], out[at + 1], out[at + 2] = start, prev, left
+  return faded_after(start, prev, left, now, p[2])
 end }

@@ -24,7 +24,7 @@ ALGOS['sliding-window-log'] = { fetch = false, step = function(key, p, cost, now
     return 0, math.max(0, limit - count), reset, retry, 0
   end
   local reset = math.max(newest, now) + window - now
-  return 1, limit - count - cost, reset, 0, 0, { floor = floor, pop = 0, add = cost, at = now, token = token }, reset
+  return 1, limit - count - cost, reset, 0, 0, reset, { floor = floor, pop = 0, add = cost, at = now, token = token }
 end, refund = function(key, p, cost, now)
   local floor = now - p[2]
   local count = live(key, floor)
@@ -32,7 +32,7 @@ end, refund = function(key, p, cost, now)
   local left = math.max(0, count - cost)
   local ttl = 0
   if left > 0 then ttl = nth(key, floor, left) + p[2] - now end
-  return { floor = floor, pop = count - left, add = 0 }, ttl
+  return ttl, { floor = floor, pop = count - left, add = 0 }
 end, commit = function(key, s, ttl)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', num(s.floor))
   if s.pop > 0 then redis.call('ZPOPMAX', key, s.pop) end

@@ -1,12 +1,12 @@
 -- Token bucket: mirrors algorithms/token-bucket/model.ts line for line.
 -- p = { capacity, refill, interval_ms, max_delay_ms (0 unless reserve mode) }; state: <scaled tokens> <last ms> (doubles: see the prelude).
-ALGOS['token-bucket'] = { width = 16, step = function(key, p, cost, now, token, stored)
+ALGOS['token-bucket'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
+  local s, l = state[at], state[at + 1]
   local capacity, refill, interval, max_delay = p[1], p[2], p[3], p[4]
   local full = capacity * interval
   local borrow = max_delay * refill
   local scaled, last = full, now
-  if stored then
-    local s, l = unpack2(stored)
+  if s then
     local elapsed = 0
     if now > l then elapsed = now - l end
     scaled = math.min(full, s + elapsed * refill)
@@ -24,16 +24,18 @@ ALGOS['token-bucket'] = { width = 16, step = function(key, p, cost, now, token, 
   local reset = math.ceil((full - left) / refill)
   local delay = 0
   if left < 0 then delay = math.ceil(-left / refill) end
-  return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, pack2(left, last), reset
-end, refund = function(key, p, cost, now, stored)
+  out[at], out[at + 1] = left, last
+  return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, reset
+end, refund = function(key, p, cost, now, state, at, out)
+  local s, l = state[at], state[at + 1]
   local capacity, refill, interval = p[1], p[2], p[3]
-  if not stored then return nil end
+  if not s then return nil end
   local full = capacity * interval
-  local s, l = unpack2(stored)
   local elapsed = 0
   if now > l then elapsed = now - l end
   local scaled = math.min(full, s + elapsed * refill)
   if scaled >= full then return nil end
   local left = math.min(full, scaled + cost * interval)
-  return pack2(left, math.max(now, l)), math.ceil((full - left) / refill)
+  out[at], out[at + 1] = left, math.max(now, l)
+  return math.ceil((full - left) / refill)
 end }

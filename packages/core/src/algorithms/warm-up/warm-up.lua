@@ -18,12 +18,13 @@ local function stored_permits_to_wait_time(stored, take, p)
   return micros + math.floor(stable * rest)
 end
 
-ALGOS['warm-up'] = { width = 16, step = function(key, p, cost, now, token, v)
+ALGOS['warm-up'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
+  local v = state[at]
   local stable, max_permits, cool = p[1], p[3], p[5]
   local now_us = now * 1000
   local stored, next_free = max_permits, now_us
   if v then
-    stored, next_free = unpack2(v)
+    stored, next_free = v, state[at + 1]
     if now_us > next_free then
       local idle = now_us - math.ceil(next_free / 1000) * 1000
       stored = stored + idle / cool
@@ -49,5 +50,6 @@ ALGOS['warm-up'] = { width = 16, step = function(key, p, cost, now, token, v)
   local cool_ms = math.ceil(((max_permits - left) * cool) / 1000)
   local remaining = 1
   if new_free > now_us then remaining = 0 end
-  return 1, remaining, reset, 0, 0, pack2(left, new_free), reset + cool_ms + 1
+  out[at], out[at + 1] = left, new_free
+  return 1, remaining, reset, 0, 0, reset + cool_ms + 1
 end }
