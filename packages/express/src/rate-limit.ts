@@ -90,8 +90,12 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
+  const check = http.checkNow ?? http.check;
   const middleware: RequestHandler = (req, res, next) => {
-    http.check(info(req)).then((verdict) => apply(verdict, req, res, next, handler), next);
+    const verdict = check(info(req));
+    // Known at once (memory store): the request goes on in this tick, with no promise.
+    if (verdict instanceof Promise) verdict.then((known) => apply(known, req, res, next, handler), next);
+    else apply(verdict, req, res, next, handler);
   };
   return 'rules' in http ? Object.assign(middleware, { rules: http.rules }) : Object.assign(middleware, { limiter: http.limiter });
 }
