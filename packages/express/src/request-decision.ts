@@ -22,3 +22,14 @@ export function defineRateLimitProperty(): void {
     },
   });
 }
+
+/**
+ * Sets `req.rateLimit`; true when the response may already carry the RateLimit fields of an
+ * earlier limiter (one that wrote `req.rateLimit` before, as every Tollgate middleware and
+ * express-rate-limit do), or when that cannot be told: the decision went elsewhere than this accessor.
+ */
+export function recordDecision(req: object & { rateLimit?: Decision }, decision: Decision): boolean {
+  const earlier = decisions.has(req);
+  req.rateLimit = decision;
+  return earlier || decisions.get(req) !== decision;
+}
