@@ -47,7 +47,7 @@ describe('recordDecision', () => {
 
   it('tells whether a decision was recorded on the request before', () => {
     defineRateLimitProperty();
-    const req = new IncomingMessage(new Socket());
+    const req = new IncomingMessage(new Socket()) as IncomingMessage & { rateLimit?: Decision };
     expect(recordDecision(req, decision)).toBe(false);
     expect(req.rateLimit).toBe(decision);
     expect(recordDecision(req, decision)).toBe(true);
@@ -57,5 +57,18 @@ describe('recordDecision', () => {
     const req: { rateLimit?: Decision } = {};
     expect(recordDecision(req, decision)).toBe(true);
     expect(req.rateLimit).toBe(decision);
+  });
+
+  it('writes through whatever serves req.rateLimit when something else shadows the accessor', () => {
+    defineRateLimitProperty();
+    const shadowing = Object.create(IncomingMessage.prototype) as object;
+    Object.defineProperty(shadowing, 'rateLimit', { value: undefined, writable: true });
+    const req = Object.create(shadowing) as { rateLimit?: Decision };
+    expect(recordDecision(req, decision)).toBe(true);
+    expect(req.rateLimit).toBe(decision);
+    const own = new IncomingMessage(new Socket()) as { rateLimit?: Decision };
+    Object.defineProperty(own, 'rateLimit', { value: undefined, writable: true });
+    expect(recordDecision(own, decision)).toBe(true);
+    expect(own.rateLimit).toBe(decision);
   });
 });
