@@ -15,7 +15,7 @@ import {
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { clientAddress } from './client-address.js';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
-import { defineRateLimitProperty, recordDecision } from './request-decision.js';
+import { recordDecision } from './request-decision.js';
 
 declare global {
   // Express exposes its Request type for augmentation only through this global namespace.
@@ -92,7 +92,6 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
 export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
-  defineRateLimitProperty();
   const { handler } = options;
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const check = http.checkNow ?? http.check;

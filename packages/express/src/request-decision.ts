@@ -14,15 +14,29 @@ const accessor: PropertyDescriptor = {
 };
 
 /**
- * Makes `req.rateLimit` an accessor of every Node request, backed by a WeakMap, before the first
- * middleware runs. Express 5 gives each request its prototype anew, so each request has a map of
- * its own and a property added to it costs V8 a new map and a copy of its descriptors (~7k
- * instructions); a write that finds this setter adds nothing to the request. Reads and writes
- * (by any code, as before) go through the map; a request of another class gets an own property.
+ * Express's `request` object: the prototype every request of that copy of Express inherits, just
+ * above Node's `IncomingMessage.prototype` (an app's and a mounted app's `request` inherit it).
+ * Express documents it as the place to extend every request. Null for a request of another kind.
  */
-export function defineRateLimitProperty(): void {
-  if (Object.getOwnPropertyDescriptor(IncomingMessage.prototype, 'rateLimit') !== undefined) return;
-  Object.defineProperty(IncomingMessage.prototype, 'rateLimit', accessor);
+function expressRequest(req: object): object | null {
+  for (let holder = Object.getPrototypeOf(req) as object | null; holder !== null; ) {
+    const parent = Object.getPrototypeOf(holder) as object | null;
+    if (parent === IncomingMessage.prototype) return holder;
+    holder = parent;
+  }
+  return null;
+}
+
+/**
+ * Makes `req.rateLimit` an accessor of Express's `request`, backed by a WeakMap, unless something
+ * already defines `rateLimit` there. Express 5 gives each request its prototype anew, so each
+ * request has a map of its own and a property added to it costs V8 a new map and a copy of its
+ * descriptors (~7k instructions); a write that finds this setter adds nothing to the request.
+ */
+function defineOn(holder: object | null): void {
+  if (holder !== null && Object.getOwnPropertyDescriptor(holder, 'rateLimit') === undefined) {
+    Object.defineProperty(holder, 'rateLimit', accessor);
+  }
 }
 
 /** The last request prototype found to inherit `rateLimit` from this accessor (Express: the app's `request`). */
@@ -34,8 +48,11 @@ let servedPrototype: object | null = null;
  */
 function servedByAccessor(req: object): boolean {
   const prototype = Object.getPrototypeOf(req) as object | null;
-  if (prototype !== servedPrototype && !inheritsAccessor(prototype)) return false;
-  servedPrototype = prototype;
+  if (prototype !== servedPrototype) {
+    defineOn(expressRequest(req));
+    if (!inheritsAccessor(prototype)) return false;
+    servedPrototype = prototype;
+  }
   return !Object.hasOwn(req, 'rateLimit');
 }
 

@@ -6,7 +6,7 @@ import express4 from 'express4';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { rateLimit } from '../src/index.js';
-import { defineRateLimitProperty, recordDecision } from '../src/request-decision.js';
+import { recordDecision } from '../src/request-decision.js';
 
 const remaining: RequestHandler = (req, res) => {
   res.json({ remaining: req.rateLimit?.remaining ?? null, own: Object.hasOwn(req, 'rateLimit') });
@@ -42,31 +42,41 @@ describe.each([
   });
 });
 
+/** A request as Express builds one: its app's `request`, above Express's `request`, above Node's. */
+function expressLikeRequest(): IncomingMessage & { rateLimit?: Decision } {
+  const expressRequest = Object.create(IncomingMessage.prototype) as object;
+  const req = new IncomingMessage(new Socket());
+  Object.setPrototypeOf(req, Object.create(expressRequest));
+  return req;
+}
+
 describe('recordDecision', () => {
   const decision = {} as Decision;
 
   it('tells whether a decision was recorded on the request before', () => {
-    defineRateLimitProperty();
-    const req = new IncomingMessage(new Socket()) as IncomingMessage & { rateLimit?: Decision };
+    const req = expressLikeRequest();
     expect(recordDecision(req, decision)).toBe(false);
     expect(req.rateLimit).toBe(decision);
+    expect(Object.hasOwn(req, 'rateLimit')).toBe(false);
     expect(recordDecision(req, decision)).toBe(true);
   });
 
-  it('answers "maybe" for a request the accessor does not serve', () => {
-    const req: { rateLimit?: Decision } = {};
-    expect(recordDecision(req, decision)).toBe(true);
-    expect(req.rateLimit).toBe(decision);
+  it("leaves Node's IncomingMessage and requests of other kinds alone", () => {
+    const plain: { rateLimit?: Decision } = {};
+    expect(recordDecision(plain, decision)).toBe(true);
+    expect(plain.rateLimit).toBe(decision);
+    const node = new IncomingMessage(new Socket()) as IncomingMessage & { rateLimit?: Decision };
+    expect(recordDecision(node, decision)).toBe(true);
+    expect(Object.hasOwn(node, 'rateLimit')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(IncomingMessage.prototype, 'rateLimit')).toBeUndefined();
   });
 
   it('writes through whatever serves req.rateLimit when something else shadows the accessor', () => {
-    defineRateLimitProperty();
-    const shadowing = Object.create(IncomingMessage.prototype) as object;
-    Object.defineProperty(shadowing, 'rateLimit', { value: undefined, writable: true });
-    const req = Object.create(shadowing) as { rateLimit?: Decision };
-    expect(recordDecision(req, decision)).toBe(true);
-    expect(req.rateLimit).toBe(decision);
-    const own = new IncomingMessage(new Socket()) as { rateLimit?: Decision };
+    const shadowed = expressLikeRequest();
+    Object.defineProperty(Object.getPrototypeOf(shadowed), 'rateLimit', { value: undefined, writable: true });
+    expect(recordDecision(shadowed, decision)).toBe(true);
+    expect(shadowed.rateLimit).toBe(decision);
+    const own = expressLikeRequest();
     Object.defineProperty(own, 'rateLimit', { value: undefined, writable: true });
     expect(recordDecision(own, decision)).toBe(true);
     expect(own.rateLimit).toBe(decision);
