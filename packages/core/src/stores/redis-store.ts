@@ -131,12 +131,14 @@ export class RedisStore implements Store {
 
   private send(batch: Pending[], slot: number, attempt = 0): void {
     const keys: string[] = [];
-    const { count, args: ruleArgs, indexOf } = batchRules(batch);
-    const opArgs: string[] = [String(batch.length)];
+    // Built in one array, in the driver's order: slack, rules, operations, call id.
+    const args: string[] = [this.ttlSlackMs];
+    const indexOf = pushBatchRules(batch, args);
+    args.push(String(batch.length));
     for (const { operation } of batch) {
       // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
       const now = this.clock === undefined ? undefined : (operation.nowMs ?? this.clock());
-      opArgs.push(
+      args.push(
         KIND_CODE[operation.kind],
         now === undefined ? '' : String(now),
         String(operation.cost),
@@ -147,7 +149,8 @@ export class RedisStore implements Store {
     }
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();
-    this.transport.run(keys, [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId], slot).then(
+    args.push(callId);
+    this.transport.run(keys, args, slot).then(
       (reply) => {
         if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as (number | string)[]);
         else failBatch(batch, new Error('the client answered with the reply of another call'));
@@ -178,21 +181,25 @@ function failBatch(batch: Pending[], error: unknown): void {
 }
 
 /**
- * The distinct rules of a batch (operations of one limiter share its `limits` array), each
- * sent once as limit count then, per limit, its algorithm name, param count and params (the
- * driver's protocol); ops name theirs by 1-based index.
+ * Appends to `args` the count of distinct rules of a batch (operations of one limiter share its
+ * `limits` array), then each rule once as limit count then, per limit, its algorithm name, param
+ * count and params (the driver's protocol). Returns each rule's 1-based index, by which ops name theirs.
  */
-function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf: Map<readonly BoundLimit[], string> } {
+function pushBatchRules(batch: Pending[], args: string[]): Map<readonly BoundLimit[], string> {
   const indexOf = new Map<readonly BoundLimit[], string>();
-  const args: string[] = [];
+  const countAt = args.push('') - 1;
   for (const { operation } of batch) {
     const { limits } = operation;
     if (indexOf.has(limits)) continue;
     indexOf.set(limits, String(indexOf.size + 1));
     args.push(String(limits.length));
-    for (const { luaArgs } of limits) args.push(luaArgs[0]!, String(luaArgs.length - 1), ...luaArgs.slice(1));
+    for (const { luaArgs } of limits) {
+      args.push(luaArgs[0]!, String(luaArgs.length - 1));
+      for (let i = 1; i < luaArgs.length; i++) args.push(luaArgs[i]!);
+    }
   }
-  return { count: indexOf.size, args, indexOf };
+  args[countAt] = String(indexOf.size);
+  return indexOf;
 }
 
 /** Splits the flat script reply (after the call id) back into one result per operation, in order. */
