@@ -2,21 +2,26 @@
 -- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), rule_count, then per rule:
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
---   then op_count, then per op: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease `token`,
---   then peek | 'f' refund), now_ms ('' = Redis TIME), cost, token (a string unique to the op, for algorithms
---   that store per-request members; may be ''), rule (its 1-based index among the rules above).
--- A rule is sent once per batch however many of its ops the batch carries, and its params parsed once.
+--   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
+--   `token`, then peek | 'f' refund), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
+--   rules above), and 't' when its ops carry a token, else '';
+--   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
+--   the shape says so (a string unique to the op, for algorithms that store per-request members).
+-- A rule is sent once per batch however many of its ops the batch carries, and its params parsed
+-- once; so is a shape: the ops of a batch mostly share their kind, clock, cost and rule, and each
+-- then costs Redis one argument instead of five.
 -- KEYS, per op: when its rule has limits whose state is a string (every algorithm without
 -- `fetch = false`), first the one key holding all of them; then one key per limit keeping a
 -- sorted set, in the order of the limits. All of an op's keys share its identity's hash tag.
--- A packed key holds the string limits' states in the order of the limits, joined by '|' ('' = no
--- state; a single string limit's value is its state alone), and expires with its longest-lived
--- limit: a state past its own TTL stays, which each algorithm reads as no state.
--- Reply: the call id (the last ARGV, read nowhere else), then per op: committed (0/1), then per limit:
--- remaining, reset_ms, and its verdict: delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms
--- -1 = never): every step allows with no retry and refuses with no delay.
--- An op commits only when every one of its limits allows it (all or nothing): its packed key is then
--- read once and written once.
+-- A packed key holds the string limits' states in the order of the limits, each at a fixed place
+-- (a single string limit's value is its state alone), and expires with its longest-lived limit:
+-- a state past its own TTL stays, which each algorithm reads as no state.
+-- Reply: the call id (the last ARGV, read nowhere else), then per op and limit: its verdict is
+-- delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms -1 = never): every step allows with
+-- no retry and refuses with no delay. A verdict of 0 (allowed, no delay) is left out: the limit
+-- replies remaining, reset_ms; any other, -1 - remaining, reset_ms, verdict. An op commits when it is a
+-- consume and every one of its limits allows it (all or nothing): the store tells that from the
+-- verdicts. Its packed key is then read once and written once.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
 -- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
 -- the id in front of its reply.
@@ -25,11 +30,12 @@ local NOTHING = {}
 
 -- Parses the rules starting at ARGV[a]; returns them and the index of the first ARGV after them.
 -- A rule is { algos, params, slot = { [limit] = its place in the packed key }, own = { [limit] =
--- its key's offset among the op's keys }, packed = number of string limits, key_count }.
+-- its key's offset among the op's keys }, widths = { [place] = its state's length, total }, packed =
+-- number of string limits, key_count }.
 local function read_rules(a)
   local rules = {}
   for r = 1, tonumber(ARGV[a]) do
-    local algos, params, slot, own, packed = {}, {}, {}, {}, 0
+    local algos, params, slot, own, widths, packed = {}, {}, {}, {}, { total = 0 }, 0
     a = a + 1
     local n = tonumber(ARGV[a])
     for i = 1, n do
@@ -39,7 +45,8 @@ local function read_rules(a)
       algos[i], params[i] = algo, p
       if algo.fetch ~= false then
         packed = packed + 1
-        slot[i] = packed
+        slot[i], widths[packed] = packed, algo.width
+        widths.total = widths.total + algo.width
       end
       a = a + 2 + count
     end
@@ -52,48 +59,88 @@ local function read_rules(a)
       end
     end
     -- Indexed by the text ops name it by, so no op parses it.
-    rules[tostring(r)] = { algos = algos, params = params, slot = slot, own = own, packed = packed, key_count = offset }
+    rules[tostring(r)] = {
+      algos = algos, params = params, slot = slot, own = own, widths = widths, packed = packed, key_count = offset,
+    }
   end
   return rules, a + 1
 end
 
--- The states of a packed value of several string limits, one per limit (false: none), into `slots`.
-local function unpack_slots(value, count, slots)
+-- A packed value of several string limits holds their states one after the other, each its
+-- algorithm's `width` long: states are binary (see the prelude), so no separator could be told
+-- from their bytes, and fixed places cost less than lengths to read. A limit without a state
+-- holds `width` bytes 0xFF (NaN doubles, which no step writes).
+local sub = string.sub
+local none = setmetatable({}, {
+  __index = function(fillers, width)
+    fillers[width] = string.rep('\255', width)
+    return fillers[width]
+  end,
+})
+
+-- The states of a packed value, one per limit (false: none), into `slots`. A value of another
+-- length (not written by this script) reads as no state.
+local function unpack_slots(value, widths, count, slots)
   local from = 1
-  for s = 1, count - 1 do
-    local bar = string.find(value, '|', from, true)
-    slots[s] = bar > from and string.sub(value, from, bar - 1)
-    from = bar + 1
+  if #value ~= widths.total then
+    for s = 1, count do slots[s] = false end
+    return slots
   end
-  slots[count] = from <= #value and string.sub(value, from)
+  for s = 1, count do
+    local to = from + widths[s]
+    local state = sub(value, from, to - 1)
+    slots[s] = state ~= none[widths[s]] and state
+    from = to
+  end
   return slots
 end
 
 -- Writes the packed key: the slots given a new state (with its TTL; <= 0 clears it) and the rest
 -- as they were, kept as long as its longest-lived limit.
-local function write_packed(key, count, old, fresh, fresh_ttl)
+local function write_packed(key, widths, count, old, fresh, fresh_ttl)
   if count == 1 then
     -- Unchanged: nothing to write.
     if not fresh[1] then return end
     if fresh_ttl[1] > 0 then set_state(key, fresh[1], fresh_ttl[1]) else redis.call('DEL', key) end
     return
   end
-  local longest, kept = 0, false
+  -- Joined with `..` as it goes: cheaper than table.concat for a handful of short states.
+  local longest, kept, value = 0, false, ''
   for s = 1, count do
-    if fresh[s] then
+    local state = fresh[s]
+    if state then
       if fresh_ttl[s] > longest then longest = fresh_ttl[s] end
-      if fresh_ttl[s] <= 0 then fresh[s] = '' end
+      if fresh_ttl[s] <= 0 then state = none[widths[s]] end
     else
-      fresh[s] = old[s] or ''
+      state = old[s] or none[widths[s]]
       if old[s] then kept = true end
     end
+    value = value .. state
   end
   if kept then longest = math.max(longest, redis.call('PTTL', key)) end
   if longest > 0 then
-    set_state(key, table.concat(fresh, '|', 1, count), longest)
+    set_state(key, value, longest)
   else
     redis.call('DEL', key)
   end
+end
+
+-- The shapes of the batch's ops, starting at ARGV[a]: { kind, now (false: Redis TIME), cost, rule,
+-- token (true: each op carries one) }, indexed by the text ops name them by; and the index of the
+-- first ARGV after them.
+local function read_shapes(rules, a)
+  local shapes = {}
+  for s = 1, tonumber(ARGV[a]) do
+    shapes[tostring(s)] = {
+      kind = ARGV[a + 1],
+      now = ARGV[a + 2] ~= '' and tonumber(ARGV[a + 2]),
+      cost = tonumber(ARGV[a + 3]),
+      rule = rules[ARGV[a + 4]],
+      token = ARGV[a + 5] == 't',
+    }
+    a = a + 5
+  end
+  return shapes, a + 1
 end
 
 -- Redis keeps what a script wrote before one of its commands failed. So before anything is
@@ -102,11 +149,13 @@ end
 -- while nothing is written yet, never one op after another op was charged.
 -- Returns the packed values read, by key index, for the ops to start from; a key that an earlier
 -- op of the batch may have written is left out (nil), to be read again.
-local function check_types(rules, a)
+local function check_types(shapes, a)
   local strings, at, seen, k = {}, {}, {}, 1
   for _ = 1, tonumber(ARGV[a]) do
-    local rule = rules[ARGV[a + 5]]
-    a = a + 5
+    local shape = shapes[ARGV[a + 1]]
+    a = a + 1
+    if shape.token then a = a + 1 end
+    local rule = shape.rule
     local sorted_from = k
     if rule.packed > 0 then
       local key = KEYS[k]
@@ -154,21 +203,26 @@ local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
 local old_slots, fresh, fresh_ttl = {}, {}, {}
 
 local rules, a = read_rules(2)
-local first_kind = ARGV[a + 1]
+local shapes
+shapes, a = read_shapes(rules, a)
+local first_kind = shapes[ARGV[a + 1]].kind
 local fetched = NOTHING
-if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then fetched = check_types(rules, a) end
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then fetched = check_types(shapes, a) end
 local reply = { ARGV[#ARGV] }
 local r, k = 1, 1
 for _ = 1, tonumber(ARGV[a]) do
-  local kind, client_now, cost, token, rule = ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3]), ARGV[a + 4], rules[ARGV[a + 5]]
-  local now, ttl_extra = server_now, 0
-  if client_now ~= '' then
-    now, ttl_extra = tonumber(client_now), slack
-  elseif not now then
-    read_server_now()
-    now = server_now
+  local shape = shapes[ARGV[a + 1]]
+  local kind, cost, rule, token = shape.kind, shape.cost, shape.rule, ''
+  a = a + 1
+  if shape.token then
+    token = ARGV[a + 1]
+    a = a + 1
   end
-  a = a + 5
+  local now, ttl_extra = shape.now, slack
+  if not now then
+    if not server_now then read_server_now() end
+    now, ttl_extra = server_now, 0
+  end
   local algos, params, slot, own, packed = rule.algos, rule.params, rule.slot, rule.own, rule.packed
   local packed_key = KEYS[k]
   local old = NOTHING
@@ -181,14 +235,11 @@ for _ = 1, tonumber(ARGV[a]) do
       old_slots[1] = value
       old = old_slots
     elseif value then
-      old = unpack_slots(value, packed, old_slots)
+      old = unpack_slots(value, rule.widths, packed, old_slots)
     end
   end
   for s = 1, packed do fresh[s] = false end
   local refunded_any = false
-  local head = r + 1
-  reply[head] = 0
-  r = head
   local all_allowed, writes = true, 0
   for i = 1, #algos do
     local algo, p, s = algos[i], params[i], slot[i]
@@ -212,15 +263,22 @@ for _ = 1, tonumber(ARGV[a]) do
       end
     end
     local allowed, remaining, reset, retry, delay, state, ttl = algo.step(key, p, step_cost, now, token, stored)
+    -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
+    -- Otherwise -1 - remaining, reset_ms, verdict.
+    local verdict = delay
+    if allowed == 0 then verdict = -2 - retry end
+    if verdict ~= 0 then remaining = -1 - remaining end
     -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
-    if remaining > 4503599627370496 then remaining = format('%d', remaining) end
+    if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
     reply[r + 1], reply[r + 2] = remaining, reset
-    r = r + 3
+    r = r + 2
+    if verdict ~= 0 then
+      r = r + 1
+      reply[r] = verdict
+    end
     if allowed == 0 then
-      reply[r] = -2 - retry
       all_allowed = false
     else
-      reply[r] = delay
       if kind == 'c' and state then
         if s then
           fresh[s], fresh_ttl[s] = state, ttl + ttl_extra
@@ -235,10 +293,9 @@ for _ = 1, tonumber(ARGV[a]) do
     for w = 1, writes do
       write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
     end
-    if packed > 0 then write_packed(packed_key, packed, old, fresh, fresh_ttl) end
-    reply[head] = 1
+    if packed > 0 then write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl) end
   elseif refunded_any then
-    write_packed(packed_key, packed, old, fresh, fresh_ttl)
+    write_packed(packed_key, rule.widths, packed, old, fresh, fresh_ttl)
   end
   k = k + rule.key_count
 end

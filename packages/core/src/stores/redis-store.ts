@@ -41,7 +41,6 @@ interface Pending {
 }
 
 const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
-const VALUES_PER_LIMIT = 3;
 /** A lone operation meeting TRYAGAIN (its keys split by a slot migration) or MOVED is tried again this often. */
 const MIGRATION_RETRIES = 20;
 const MIGRATION_RETRY_MS = 25;
@@ -130,23 +129,10 @@ export class RedisStore implements Store {
   }
 
   private send(batch: Pending[], slot: number, attempt = 0): void {
-    const keys: string[] = [];
-    // Built in one array, in the driver's order: slack, rules, operations, call id.
+    // Built in one array, in the driver's order: slack, rules, shapes, operations, call id.
     const args: string[] = [this.ttlSlackMs];
     const indexOf = pushBatchRules(batch, args);
-    args.push(String(batch.length));
-    for (const { operation } of batch) {
-      // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
-      const now = this.clock === undefined ? undefined : (operation.nowMs ?? this.clock());
-      args.push(
-        KIND_CODE[operation.kind],
-        now === undefined ? '' : String(now),
-        String(operation.cost),
-        operation.token,
-        indexOf.get(operation.limits)!,
-      );
-      pushRedisKeys(operation, keys);
-    }
+    const keys = pushBatchOps(batch, indexOf, this.clock, args);
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();
     args.push(callId);
@@ -202,25 +188,64 @@ function pushBatchRules(batch: Pending[], args: string[]): Map<readonly BoundLim
   return indexOf;
 }
 
+/**
+ * Appends a batch's operations to `args` and returns their keys: the distinct shapes (kind, clock,
+ * cost, rule, whether a token follows) each sent once, then per op its shape and, when it has one,
+ * its token (the driver's protocol).
+ */
+function pushBatchOps(batch: Pending[], indexOf: Map<readonly BoundLimit[], string>, clock: Clock | undefined, args: string[]): string[] {
+  const keys: string[] = [];
+  const shapes = new Map<string, string>();
+  const shapeArgs: string[] = [];
+  const opArgs: string[] = [];
+  for (const { operation } of batch) {
+    // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
+    const now = clock === undefined ? '' : String(operation.nowMs ?? clock());
+    const hasToken = operation.token === '' ? '' : 't';
+    const fields = [KIND_CODE[operation.kind], now, String(operation.cost), indexOf.get(operation.limits)!, hasToken];
+    const id = fields.join(' ');
+    let shape = shapes.get(id);
+    if (shape === undefined) {
+      shape = String(shapes.size + 1);
+      shapes.set(id, shape);
+      for (const field of fields) shapeArgs.push(field);
+    }
+    opArgs.push(shape);
+    if (hasToken) opArgs.push(operation.token);
+    pushRedisKeys(operation, keys);
+  }
+  args.push(String(shapes.size));
+  for (const arg of shapeArgs) args.push(arg);
+  args.push(String(batch.length));
+  for (const arg of opArgs) args.push(arg);
+  return keys;
+}
+
 /** Splits the flat script reply (after the call id) back into one result per operation, in order. */
 function settle(batch: Pending[], reply: (number | string)[]): void {
   let at = 1;
   for (const pending of batch) {
-    const committed = reply[at++] === 1;
+    // A consume commits when every limit allowed it (all or nothing): the reply does not repeat it.
+    let committed = pending.operation.kind === 'consume';
     const outcomes: Outcome[] = [];
     for (let i = 0; i < pending.operation.limits.length; i++) {
-      // Allowed: its delay (>= 0); refused: -2 - its retry (-1 = never).
-      const verdict = reply[at + 2] as number;
+      // A count above 2^52 comes back as text (see the driver).
+      const counted = Number(reply[at]);
+      const resetAfterMs = reply[at + 1] as number;
+      // Allowed with no delay: remaining, reset. Otherwise -1 - remaining, reset, then the verdict:
+      // the delay when allowed, -2 - the retry when refused (-1 = never).
+      const verdict = counted >= 0 ? 0 : (reply[at + 2] as number);
+      const remaining = counted >= 0 ? counted : -1 - counted;
+      at += counted >= 0 ? 2 : 3;
       const allowed = verdict >= 0;
+      if (!allowed) committed = false;
       outcomes.push({
         allowed,
-        // A count above 2^52 comes back as text (see the driver).
-        remaining: Number(reply[at]),
-        resetAfterMs: reply[at + 1] as number,
+        remaining,
+        resetAfterMs,
         retryAfterMs: allowed ? 0 : verdict === -1 ? Infinity : -2 - verdict,
         delayMs: allowed ? verdict : 0,
       });
-      at += VALUES_PER_LIMIT;
     }
     pending.resolve({ committed, outcomes });
   }

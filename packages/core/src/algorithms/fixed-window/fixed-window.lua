@@ -1,6 +1,6 @@
 -- Fixed window: mirrors algorithms/fixed-window/model.ts line for line.
--- p = { limit, window_ms }; state: "<window start ms> <count>".
-ALGOS['fixed-window'] = { step = function(key, p, cost, now, token, stored)
+-- p = { limit, window_ms }; state: <window start ms> <count> (doubles: see the prelude).
+ALGOS['fixed-window'] = { width = 16, step = function(key, p, cost, now, token, stored)
   local limit, window = p[1], p[2]
   local start, count = now, 0
   if stored then

@@ -1,6 +1,7 @@
 -- Leaky bucket: mirrors algorithms/leaky-bucket/{policing,shaping}.ts line for line.
--- p = { 0 (policing), interval_us, burst }; state: "<level in drain microseconds> <last ms>".
--- p = { 1 (shaping), interval_us, max_delay_us }; state: the next free slot in epoch microseconds.
+-- p = { 0 (policing), interval_us, burst }; state: <level in drain microseconds> <last ms> (doubles: see the prelude).
+-- p = { 1 (shaping), interval_us, max_delay_us }; state: the next free slot in epoch microseconds, 0
+-- (two doubles, as policing: one width for the algorithm).
 local function drained(stored, now)
   if not stored then return 0, now end
   local level, last = unpack2(stored)
@@ -33,7 +34,7 @@ local function shaping(stored, p, cost, now)
   local interval, max_delay = p[2], p[3]
   local capacity = slots_within(0, max_delay, interval)
   local now_us = now * 1000
-  local next_free = tonumber(stored)
+  local next_free = stored and unpack1(stored)
   local start = now_us
   if next_free and next_free >= now_us then start = next_free end
   local wait = start - now_us
@@ -45,10 +46,10 @@ local function shaping(stored, p, cost, now)
   end
   local next_slot = start + cost * interval
   local reset = math.ceil((next_slot - now_us) / 1000)
-  return 1, slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), num(next_slot), reset
+  return 1, slots_within(next_slot - now_us, max_delay, interval), reset, 0, math.ceil(wait / 1000), pack2(next_slot, 0), reset
 end
 
-ALGOS['leaky-bucket'] = { step = function(key, p, cost, now, token, stored)
+ALGOS['leaky-bucket'] = { width = 16, step = function(key, p, cost, now, token, stored)
   if p[1] == 0 then return policing(stored, p, cost, now) end
   return shaping(stored, p, cost, now)
 end, refund = function(key, p, cost, now, stored)
@@ -60,8 +61,8 @@ end, refund = function(key, p, cost, now, stored)
     return pack2(left, last), math.ceil(left / 1000)
   end
   local now_us = now * 1000
-  local next_free = tonumber(stored)
+  local next_free = stored and unpack1(stored)
   if not next_free or next_free <= now_us then return nil end
   local freed = math.max(now_us, next_free - cost * p[2])
-  return num(freed), math.ceil((freed - now_us) / 1000)
+  return pack2(freed, 0), math.ceil((freed - now_us) / 1000)
 end }

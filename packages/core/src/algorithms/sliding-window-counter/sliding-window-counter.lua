@@ -1,10 +1,9 @@
 -- Sliding window counter: mirrors algorithms/sliding-window-counter/model.ts line for line.
--- p = { limit, window_ms }; state: "<window start ms> <previous count> <current count>".
+-- p = { limit, window_ms }; state: <window start ms> <previous count> <current count> (doubles: see the prelude).
 local function roll(stored, now, window)
   local start = math.floor(now / window) * window
   if not stored then return start, 0, 0 end
-  local s, prev, curr = string.match(stored, '^(%S+) (%S+) (%S+)$')
-  s, prev, curr = tonumber(s), tonumber(prev), tonumber(curr)
+  local s, prev, curr = sunpack('<ddd', stored)
   if s >= start then return s, prev, curr end
   if s == start - window then return start, curr, 0 end
   return start, 0, 0
@@ -17,10 +16,10 @@ local function faded_after(start, prev, curr, now, window)
 end
 
 local function pack3(start, prev, curr)
-  return num(start) .. ' ' .. num(prev) .. ' ' .. num(curr)
+  return spack('<ddd', start, prev, curr)
 end
 
-ALGOS['sliding-window-counter'] = { step = function(key, p, cost, now, token, stored)
+ALGOS['sliding-window-counter'] = { width = 24, step = function(key, p, cost, now, token, stored)
   local limit, window = p[1], p[2]
   local start, prev, curr = roll(stored, now, window)
   local elapsed = math.max(0, now - start)

@@ -1,6 +1,6 @@
 -- Token bucket: mirrors algorithms/token-bucket/model.ts line for line.
--- p = { capacity, refill, interval_ms, max_delay_ms (0 unless reserve mode) }; state: "<scaled tokens> <last ms>".
-ALGOS['token-bucket'] = { step = function(key, p, cost, now, token, stored)
+-- p = { capacity, refill, interval_ms, max_delay_ms (0 unless reserve mode) }; state: <scaled tokens> <last ms> (doubles: see the prelude).
+ALGOS['token-bucket'] = { width = 16, step = function(key, p, cost, now, token, stored)
   local capacity, refill, interval, max_delay = p[1], p[2], p[3], p[4]
   local full = capacity * interval
   local borrow = max_delay * refill

@@ -1,6 +1,6 @@
 -- Warm-up (Guava SmoothWarmingUp): mirrors algorithms/warm-up/model.ts line for line.
 -- p = { stable_us, threshold_permits, max_permits, slope, cool_down_us };
--- state: "<stored permits> <next free epoch us>".
+-- state: <stored permits> <next free epoch us> (doubles: see the prelude).
 -- MAX_SPAN_MS of algorithms/fields.ts, in microseconds: a cost whose wait is longer never passes.
 local MAX_WAIT_US = 50 * 365 * 86400000 * 1000
 
@@ -18,7 +18,7 @@ local function stored_permits_to_wait_time(stored, take, p)
   return micros + math.floor(stable * rest)
 end
 
-ALGOS['warm-up'] = { step = function(key, p, cost, now, token, v)
+ALGOS['warm-up'] = { width = 16, step = function(key, p, cost, now, token, v)
   local stable, max_permits, cool = p[1], p[3], p[5]
   local now_us = now * 1000
   local stored, next_free = max_permits, now_us
