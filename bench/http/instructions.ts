@@ -90,7 +90,6 @@ try {
     rows.push({ variant, instructionsPerRequest: await measure(variant, redis.url) });
     // Kept after every variant: a long run interrupted still leaves what it measured.
     writeResults('http-instructions', { machine: machine(), warmup: WARMUP, window: WINDOW, windows: WINDOWS, rows });
-    // Kept after every variant: a long run interrupted still leaves what it measured.
   }
 } finally {
   await redis.close();

@@ -4,7 +4,7 @@ import type { LimiterConfig } from './limiter-config.js';
 import { DecisionReport } from './limiter-report.js';
 import { GuardedStore, type StoreFailureAnswer } from './resilience/guarded-store.js';
 import { MemoryStore } from './stores/memory-store.js';
-import type { BoundLimit, OperationKind } from './stores/store.js';
+import type { BoundLimit, OperationKind, StoreOperation } from './stores/store.js';
 import { uniqueToken } from './token.js';
 
 /** The operations of a limiter, as sent to its store, for cost and key already given. */
@@ -40,21 +40,9 @@ export class LimiterCalls {
   /** Runs one operation of `cost` for `key` on `checked` (default: every limit of the rule). */
   run(kind: OperationKind, key: string, cost: number, token = '', checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
     try {
-      assertIdentity(key);
-      const operation = {
-        kind,
-        identity: encodeIdentity(key),
-        keyspaces: this.keyspaces,
-        limits: checked,
-        cost,
-        token,
-        nowMs: this.config.clock?.(),
-      };
+      const operation = this.operation(kind, key, cost, token, checked);
       if (this.memory === undefined) return this.guarded.call(operation, key);
-      // The memory store has read the time it decided at: no second clock read per decision.
-      const result = this.memory.executeSync(operation);
-      const verdict = toDecision(kind, result, this.infos, cost, result.decidedAtMs ?? this.config.now());
-      return Promise.resolve(this.decisions.report(operation, key, verdict, 0));
+      return Promise.resolve(this.inMemory(this.memory, operation, key));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -66,10 +54,36 @@ export class LimiterCalls {
     const token = uniqueToken();
     const decision = this.run('consume', key, cost, token, checked);
     if (!this.holdsLeases) return decision;
-    return decision.then((admitted) => {
-      // Only a store decision holds a slot: policy and fallback answers took none here.
-      if (admitted.allowed && admitted.source === 'store') admitted.lease = { key, id: token };
-      return admitted;
-    });
+    return decision.then((admitted) => withLease(admitted, key, token));
   }
+
+  /** Whether `consumeNow` may be called: the store is the memory store, which never waits. */
+  get answersNow(): boolean {
+    return this.memory !== undefined;
+  }
+
+  /** The consume of cost 1 on every limit, decided before this returns (`answersNow` only); throws what `consume` would reject with. */
+  consumeNow(key: string): Decision {
+    const token = this.needsToken ? uniqueToken() : '';
+    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.config.limits), key);
+    return this.holdsLeases ? withLease(decision, key, token) : decision;
+  }
+
+  private operation(kind: OperationKind, key: string, cost: number, token: string, checked: readonly BoundLimit[]): StoreOperation {
+    assertIdentity(key);
+    return { kind, identity: encodeIdentity(key), keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.() };
+  }
+
+  private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {
+    const result = memory.executeSync(operation);
+    // The memory store has read the time it decided at: no second clock read per decision.
+    const verdict = toDecision(operation.kind, result, this.infos, operation.cost, result.decidedAtMs ?? this.config.now());
+    return this.decisions.report(operation, key, verdict, 0);
+  }
+}
+
+/** Only a store decision holds a slot: policy and fallback answers took none here. */
+function withLease(admitted: Decision, key: string, token: string): Decision {
+  if (admitted.allowed && admitted.source === 'store') admitted.lease = { key, id: token };
+  return admitted;
 }

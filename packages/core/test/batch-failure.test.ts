@@ -27,9 +27,10 @@ const GOOD = 'good12654';
 const BAD = 'bad';
 
 const CASES: [string, LimitSpec, string][] = [
-  ['gcra', { algorithm: 'gcra', rate: 10, burst: 5 }, 'gcra'],
+  // A string state's key ends with the name of its format (`:v2`); a sorted set's does not.
+  ['gcra', { algorithm: 'gcra', rate: 10, burst: 5 }, 'gcra:v2'],
   ['sliding-window-log', { algorithm: 'sliding-window-log', limit: 5, window: '1m' }, 'sliding-window-log'],
-  ['token-bucket', { algorithm: 'token-bucket', capacity: 5, refillPerSecond: 1 }, 'token-bucket'],
+  ['token-bucket', { algorithm: 'token-bucket', capacity: 5, refillPerSecond: 1 }, 'token-bucket:v2'],
 ];
 
 describe.each(['redis', 'cluster'])('a coalesced batch with one broken key on %s', (backend) => {

@@ -92,7 +92,7 @@ describe('RedisStore on one node', () => {
     const limiter = createLimiter({ algorithm: 'fixed-window', limit: 10, window: '1m', store, prefix, ...STORE_SEMANTICS });
     await limiter.consume('user}{7');
     const keys = await client.keys(`${prefix}:*`);
-    expect(keys).toEqual([`${prefix}:{user%7D%7B7}:default:fixed-window`]);
+    expect(keys).toEqual([`${prefix}:{user%7D%7B7}:default:fixed-window:v2`]);
     const ttl = await client.pttl(keys[0]!);
     expect(ttl).toBeGreaterThan(55_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
@@ -110,7 +110,7 @@ describe('RedisStore on one node', () => {
       ...STORE_SEMANTICS,
     });
     await limiter.consume('a');
-    const ttl = await client.pttl(`${prefix}:{a}:default:fixed-window`);
+    const ttl = await client.pttl(`${prefix}:{a}:default:fixed-window:v2`);
     expect(ttl).toBeGreaterThan(60_000);
     expect(ttl).toBeLessThanOrEqual(65_000);
   });
@@ -144,10 +144,22 @@ describe('RedisStore on one node', () => {
     const prefix = uniquePrefix();
     const errors: StoreErrorEvent[] = [];
     const limiter = createLimiter({ qps: 10, store, prefix, onStoreError: 'closed', events: { storeError: (e) => errors.push(e) } });
-    await client.hset(`${prefix}:{broken}:default:gcra`, 'field', 'value');
+    await client.hset(`${prefix}:{broken}:default:gcra:v2`, 'field', 'value');
     expect(await limiter.consume('broken')).toMatchObject({ allowed: false, source: 'policy' });
     expect(errors.map((e) => [e.reason, e.error.code])).toEqual([['error', 'ERR_TOLLGATE_STORE']]);
     expect(await limiter.consume('fine')).toMatchObject({ allowed: true, source: 'store' });
+  });
+
+  it('never reads a key an earlier state format wrote (text, without the :v2 ending)', async () => {
+    const prefix = uniquePrefix();
+    const limiter = createLimiter({ qps: 10, burst: 5, store, prefix, ...STORE_SEMANTICS });
+    // The GCRA state of 0.1: the theoretical arrival time in µs, as text; this one is far ahead.
+    const earlier = `${prefix}:{u}:default:gcra`;
+    const farAhead = String((Date.now() + 3_600_000) * 1000);
+    await client.set(earlier, farAhead, 'PX', 60_000);
+    expect(await limiter.consume('u')).toMatchObject({ allowed: true, remaining: 4, source: 'store' });
+    expect(await client.get(earlier)).toBe(farAhead);
+    expect((await client.keys(`${prefix}:*`)).sort()).toEqual([earlier, `${earlier}:v2`]);
   });
 
   it('keeps every string limit of a rule under one key and its sorted sets under the same hash tag', async () => {
@@ -161,9 +173,9 @@ describe('RedisStore on one node', () => {
     expect((await limiter.consume('u')).allowed).toBe(true);
     expect((await client.keys(`${prefix}:*`)).sort()).toEqual([
       `${prefix}:{u}:minute:sliding-window-log`,
-      `${prefix}:{u}:second:gcra+day:gcra`,
+      `${prefix}:{u}:second:gcra+day:gcra:v2`,
     ]);
-    const packedTtl = await client.pttl(`${prefix}:{u}:second:gcra+day:gcra`);
+    const packedTtl = await client.pttl(`${prefix}:{u}:second:gcra+day:gcra:v2`);
     // The day limit lives longest: the packed key expires with it, not with the second limit.
     expect(packedTtl).toBeGreaterThan(60_000);
   });
@@ -178,7 +190,7 @@ describe('RedisStore on one node', () => {
       ...STORE_SEMANTICS,
       events: { storeError: (event) => errors.push(event.error) },
     });
-    const packed = `${prefix}:{broken}:second:gcra+day:gcra`;
+    const packed = `${prefix}:{broken}:second:gcra+day:gcra:v2`;
     const log = `${prefix}:{broken}:minute:sliding-window-log`;
     expect((await limiter.consume('other')).allowed).toBe(true);
     await client.hset(log, 'field', 'value');

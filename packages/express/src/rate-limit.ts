@@ -15,6 +15,7 @@ import {
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { clientAddress } from './client-address.js';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
+import { recordDecision } from './request-decision.js';
 
 declare global {
   // Express exposes its Request type for augmentation only through this global namespace.
@@ -40,14 +41,14 @@ function requestInfo(req: Request): HttpRequestInfo {
   const url = req.originalUrl ?? req.url;
   const query = url.indexOf('?');
   const { headers } = req;
-  return { ip: clientAddress(req, headers), method: req.method, path: query === -1 ? url : url.slice(0, query), headers, raw: req };
+  return { ip: clientAddress(req), method: req.method, path: query === -1 ? url : url.slice(0, query), headers, raw: req };
 }
 
 const NO_HEADERS = Object.freeze({});
 
 /** For a limiter that reads only the address: an Express request changes shape as it goes, so every property read of it costs a slow lookup. */
 function addressInfo(req: Request): HttpRequestInfo {
-  return { ip: clientAddress(req, req.headers), method: '', path: '', headers: NO_HEADERS, raw: req };
+  return { ip: clientAddress(req), method: '', path: '', headers: NO_HEADERS, raw: req };
 }
 
 type Handler = NonNullable<RateLimitOptions['handler']>;
@@ -57,10 +58,13 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
     next();
     return;
   }
-  req.rateLimit = verdict.decision;
-  // Another Tollgate middleware may have run on this request: its RateLimit fields are kept.
-  const headers = mergeRateLimitHeaders(verdict.headers, (name) => headerText(res.getHeader(name)));
-  for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+  // An earlier limiter may have decided on this request: its RateLimit fields are kept. Without
+  // one (the common case) the response is not asked for them.
+  const merge = recordDecision(req, verdict.decision);
+  const headers = merge ? mergeRateLimitHeaders(verdict.headers, (name) => headerText(res.getHeader(name))) : verdict.headers;
+  // Looked up once: every property read of an Express 5 response is a slow one.
+  const setHeader = res.setHeader;
+  for (let i = 0; i < headers.length; i++) setHeader.call(res, headers[i]![0], headers[i]![1]);
   if (verdict.action === 'reject' && handler !== undefined) {
     new Promise<void>((resolve) => resolve(handler(req, res, next, verdict))).catch(next);
     return;
@@ -90,8 +94,12 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
+  const check = http.checkNow ?? http.check;
   const middleware: RequestHandler = (req, res, next) => {
-    http.check(info(req)).then((verdict) => apply(verdict, req, res, next, handler), next);
+    const verdict = check(info(req));
+    // Known at once (memory store): the request goes on in this tick, with no promise.
+    if (verdict instanceof Promise) verdict.then((known) => apply(known, req, res, next, handler), next);
+    else apply(verdict, req, res, next, handler);
   };
   return 'rules' in http ? Object.assign(middleware, { rules: http.rules }) : Object.assign(middleware, { limiter: http.limiter });
 }

@@ -15,7 +15,7 @@ describe.each([
     const app = express();
     if (trust !== undefined) app.set('trust proxy', trust);
     app.get('/', (req, res) => {
-      res.json({ address: clientAddress(req, req.headers), ip: req.ip });
+      res.json({ address: clientAddress(req), ip: req.ip });
     });
     for (const forwarded of FORWARDED) {
       const get = request(app).get('/');

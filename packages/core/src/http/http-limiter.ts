@@ -1,5 +1,5 @@
 import { describeValue, TollgateError } from '../errors.js';
-import { limiterOf } from '../limiter.js';
+import { consumeNowOf, limiterOf } from '../limiter.js';
 import { configureLimiter } from '../limiter-config.js';
 import { bindRule } from '../spec.js';
 import { parseHttpConfig } from './config.js';
@@ -43,7 +43,8 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
 
   const { key, skip, isAllowed, ipv6Subnet } = config;
   const policy = policyHeader(limiter.limits);
-  const decide = verdictMaker(config);
+  const { decide, verdictOf } = verdictMaker(config);
+  const consumeNow = consumeNowOf(limiter);
 
   function ipKey(address: string | undefined): string {
     return address === undefined ? UNKNOWN_IP : `ip:${ipIdentity(address, ipv6Subnet)}`;
@@ -64,15 +65,31 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     return decide(limiter, policy, await identify(info, address), info.raw);
   }
 
+  /** The common case, no callbacks: on the memory store, free of promises unless the request is rejected. */
+  function decideByAddress(address: string | undefined, raw: unknown): HttpVerdict | Promise<HttpVerdict> {
+    const identity = ipKey(address);
+    if (consumeNow === undefined) return decide(limiter, policy, identity, raw);
+    try {
+      return verdictOf(limiter, policy, consumeNow(identity), identity, raw);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function checkNow(info: HttpRequestInfo): HttpVerdict | Promise<HttpVerdict> {
+    const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
+    if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return SKIP;
+    if (skip === undefined && key === undefined) return decideByAddress(address, info.raw);
+    return checkWithCallbacks(info, address);
+  }
+
   return {
     limiter,
     readsOnlyAddress: skip === undefined && key === undefined,
+    checkNow,
     check(info) {
-      const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
-      if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return Promise.resolve(SKIP);
-      // The common case, no callbacks, stays free of extra promises.
-      if (skip === undefined && key === undefined) return decide(limiter, policy, ipKey(address), info.raw);
-      return checkWithCallbacks(info, address);
+      const verdict = checkNow(info);
+      return verdict instanceof Promise ? verdict : Promise.resolve(verdict);
     },
   };
 }

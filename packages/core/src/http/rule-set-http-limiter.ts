@@ -25,7 +25,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
   const config = parseHttpConfig(options);
   const { rules, user } = options;
   const { skip, isAllowed, ipv6Subnet } = config;
-  const decide = verdictMaker(config);
+  const { decide } = verdictMaker(config);
   // The policy header of a rule never changes; reloaded rules bring new limiters (and the old ones are collected).
   const policies = new WeakMap<Limiter, string>();
 

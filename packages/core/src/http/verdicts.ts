@@ -9,8 +9,17 @@ import type { HttpVerdict } from './types.js';
 /** Decides one request on a limiter and turns the decision into a verdict, as the HTTP options say. */
 export type Decide = (limiter: Limiter, policy: string, identity: string, raw: unknown) => Promise<HttpVerdict>;
 
+/** The verdict of a decision already made: at once when it admits, a promise when the body of a rejection must be built. */
+export type VerdictOf = (
+  limiter: Limiter,
+  policy: string,
+  decision: Decision,
+  identity: string,
+  raw: unknown,
+) => HttpVerdict | Promise<HttpVerdict>;
+
 /** The verdict-building half of an HTTP limiter, shared by inline rules and rule sets. */
-export function verdictMaker(config: HttpConfig): Decide {
+export function verdictMaker(config: HttpConfig): { decide: Decide; verdictOf: VerdictOf } {
   const { message, skipFailedRequests, skipSuccessfulRequests, headers: style, responseType, statusCode, storeErrorStatusCode } = config;
   const refunds = skipFailedRequests || skipSuccessfulRequests;
 
@@ -45,9 +54,10 @@ export function verdictMaker(config: HttpConfig): Decide {
     return { action: 'reject', decision, status: code, headers, ...(await rejectBody(message, responseType, code, raw, decision)) };
   }
 
+  const verdictOf: VerdictOf = (limiter, policy, decision, identity, raw) =>
+    decision.allowed ? passVerdict(limiter, policy, decision, identity) : rejectVerdict(policy, decision, raw);
   // A plain `then` rather than an async function: one promise fewer on every request.
-  return (limiter, policy, identity, raw) =>
-    limiter
-      .consume(identity)
-      .then((decision) => (decision.allowed ? passVerdict(limiter, policy, decision, identity) : rejectVerdict(policy, decision, raw)));
+  const decide: Decide = (limiter, policy, identity, raw) =>
+    limiter.consume(identity).then((decision) => verdictOf(limiter, policy, decision, identity, raw));
+  return { decide, verdictOf };
 }

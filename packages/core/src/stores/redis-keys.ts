@@ -2,6 +2,17 @@ import { type Keyspace, packedKeyspace, storageKey } from '../keys.js';
 import type { StoreOperation } from './store.js';
 
 /**
+ * Ends the key of a rule's string states: it names their format (packed doubles). Keys an earlier
+ * format wrote (text, without this ending) are never read, so a version that reads states one way
+ * never misreads the other's, even while both run against one Redis during a rolling upgrade.
+ */
+export const STATE_FORMAT = ':v2';
+
+function withStateFormat({ head, tail }: Keyspace): Keyspace {
+  return { head, tail: tail + STATE_FORMAT, id: head + tail + STATE_FORMAT };
+}
+
+/**
  * The keyspaces of an operation's Redis keys, in the order the Lua driver reads them: the one key
  * packing every limit whose state is a string, then one key per limit keeping a sorted set.
  */
@@ -11,7 +22,7 @@ function redisKeyspaces({ keyspaces, limits }: StoreOperation): Keyspace[] {
   for (let i = 0; i < limits.length; i++) {
     (limits[i]!.algorithm.redisSortedSet ? own : packed).push(keyspaces[i]!);
   }
-  return packed.length > 0 ? [packedKeyspace(packed), ...own] : own;
+  return packed.length > 0 ? [withStateFormat(packedKeyspace(packed)), ...own] : own;
 }
 
 /** Operations of one limiter share their `keyspaces` array: the layout is worked out once per limiter. */

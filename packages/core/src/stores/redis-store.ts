@@ -129,11 +129,13 @@ export class RedisStore implements Store {
   }
 
   private send(batch: Pending[], slot: number, attempt = 0): void {
-    const { count, args: ruleArgs, indexOf } = batchRules(batch);
-    const { keys, args: opArgs } = batchOps(batch, indexOf, this.clock);
+    // Built in one array, in the driver's order: slack, rules, shapes, operations, call id.
+    const args: string[] = [this.ttlSlackMs];
+    const indexOf = pushBatchRules(batch, args);
+    const keys = pushBatchOps(batch, indexOf, this.clock, args);
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();
-    const args = [this.ttlSlackMs, String(count), ...ruleArgs, ...opArgs, callId];
+    args.push(callId);
     this.transport.run(keys, args, slot).then(
       (reply) => {
         if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as (number | string)[]);
@@ -165,37 +167,37 @@ function failBatch(batch: Pending[], error: unknown): void {
 }
 
 /**
- * The distinct rules of a batch (operations of one limiter share its `limits` array), each
- * sent once as limit count then, per limit, its algorithm name, param count and params (the
- * driver's protocol); ops name theirs by 1-based index.
+ * Appends to `args` the count of distinct rules of a batch (operations of one limiter share its
+ * `limits` array), then each rule once as limit count then, per limit, its algorithm name, param
+ * count and params (the driver's protocol). Returns each rule's 1-based index, by which ops name theirs.
  */
-function batchRules(batch: Pending[]): { count: number; args: string[]; indexOf: Map<readonly BoundLimit[], string> } {
+function pushBatchRules(batch: Pending[], args: string[]): Map<readonly BoundLimit[], string> {
   const indexOf = new Map<readonly BoundLimit[], string>();
-  const args: string[] = [];
+  const countAt = args.push('') - 1;
   for (const { operation } of batch) {
     const { limits } = operation;
     if (indexOf.has(limits)) continue;
     indexOf.set(limits, String(indexOf.size + 1));
     args.push(String(limits.length));
-    for (const { luaArgs } of limits) args.push(luaArgs[0]!, String(luaArgs.length - 1), ...luaArgs.slice(1));
+    for (const { luaArgs } of limits) {
+      args.push(luaArgs[0]!, String(luaArgs.length - 1));
+      for (let i = 1; i < luaArgs.length; i++) args.push(luaArgs[i]!);
+    }
   }
-  return { count: indexOf.size, args, indexOf };
+  args[countAt] = String(indexOf.size);
+  return indexOf;
 }
 
 /**
- * The keys of a batch's operations, and their arguments: the distinct shapes (kind, clock, cost,
- * rule, whether a token follows) each sent once, then per op its shape and, when it has one, its
- * token (the driver's protocol).
+ * Appends a batch's operations to `args` and returns their keys: the distinct shapes (kind, clock,
+ * cost, rule, whether a token follows) each sent once, then per op its shape and, when it has one,
+ * its token (the driver's protocol).
  */
-function batchOps(
-  batch: Pending[],
-  indexOf: Map<readonly BoundLimit[], string>,
-  clock: Clock | undefined,
-): { keys: string[]; args: string[] } {
+function pushBatchOps(batch: Pending[], indexOf: Map<readonly BoundLimit[], string>, clock: Clock | undefined, args: string[]): string[] {
   const keys: string[] = [];
   const shapes = new Map<string, string>();
   const shapeArgs: string[] = [];
-  const opArgs: string[] = [String(batch.length)];
+  const opArgs: string[] = [];
   for (const { operation } of batch) {
     // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
     const now = clock === undefined ? '' : String(operation.nowMs ?? clock());
@@ -206,13 +208,17 @@ function batchOps(
     if (shape === undefined) {
       shape = String(shapes.size + 1);
       shapes.set(id, shape);
-      shapeArgs.push(...fields);
+      for (const field of fields) shapeArgs.push(field);
     }
     opArgs.push(shape);
     if (hasToken) opArgs.push(operation.token);
     pushRedisKeys(operation, keys);
   }
-  return { keys, args: [String(shapes.size), ...shapeArgs, ...opArgs] };
+  args.push(String(shapes.size));
+  for (const arg of shapeArgs) args.push(arg);
+  args.push(String(batch.length));
+  for (const arg of opArgs) args.push(arg);
+  return keys;
 }
 
 /** Splits the flat script reply (after the call id) back into one result per operation, in order. */

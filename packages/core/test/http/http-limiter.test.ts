@@ -153,6 +153,27 @@ describe('createHttpLimiter', () => {
     expect(createHttpLimiter({ perMinute: 1, skip: () => false }).readsOnlyAddress).toBe(false);
   });
 
+  it('checkNow answers at once on the memory store, and with the promise of check otherwise', async () => {
+    const clock = new VirtualClock();
+    const http = createHttpLimiter({ perMinute: 2, clock: clock.now, allowList: ['198.51.100.1'] });
+    const first = http.checkNow!(request('203.0.113.7'));
+    expect(first).not.toBeInstanceOf(Promise);
+    expect(header(first as HttpVerdict, 'RateLimit')).toBe('"default";r=1;t=30');
+    expect(http.checkNow!(request('198.51.100.1'))).toEqual({ action: 'skip' });
+    // The two share one count: the second request of two takes the last unit, the third is refused.
+    expect(((await http.check(request('203.0.113.7'))) as { action: string }).action).toBe('pass');
+    const rejected = http.checkNow!(request('203.0.113.7'));
+    expect(rejected).toBeInstanceOf(Promise);
+    expect((await rejected).action).toBe('reject');
+
+    const elsewhere = createHttpLimiter({ perMinute: 2, store: { execute: (op) => new MemoryStore().execute(op) } });
+    const answer = elsewhere.checkNow!(request('203.0.113.7'));
+    expect(answer).toBeInstanceOf(Promise);
+    expect((await answer).action).toBe('pass');
+    const keyed = createHttpLimiter({ perMinute: 2, key: () => 'user-1' });
+    expect(keyed.checkNow!(request('203.0.113.7'))).toBeInstanceOf(Promise);
+  });
+
   it('groups IPv6 clients by /64 unless told otherwise', async () => {
     const grouped = createHttpLimiter({ perMinute: 1 });
     expect((await grouped.check(request('2001:db8:1:2::a'))).action).toBe('pass');

@@ -3,7 +3,8 @@ import { errorMessage, SCRIPT_SHA, ScriptCalls, type ScriptTransport, Unanswered
 
 /** The parts of an ioredis (5, 6) or iovalkey `Redis` connection this store uses. */
 interface Connection {
-  call(command: string, ...args: (string | number)[]): Promise<unknown>;
+  /** Flattens its arguments one level (`Command`: `args.flat()`), so arrays can be handed over as they are. */
+  call(command: string, ...args: (string | number | readonly string[])[]): Promise<unknown>;
   on(event: 'close', listener: () => void): unknown;
   readonly options: { host?: string; port?: number };
   readonly status: string;
@@ -48,7 +49,8 @@ class IoredisTransport implements ScriptTransport {
   }
 
   run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    return this.calls.run('redis', (command, first) => this.connection.call(command, first, keys.length, ...keys, ...args));
+    // Not spread: ioredis flattens them itself, and spreading copies every argument twice more.
+    return this.calls.run('redis', (command, first) => this.connection.call(command, first, keys.length, keys, args));
   }
 
   domainOf(): string {
@@ -83,7 +85,7 @@ class IoredisClusterTransport implements ScriptTransport {
         return await this.calls.run(address, (command, first) => {
           // ASKING holds for the next command of this connection; both are written in order.
           if (asking) node.call('asking').catch(() => {});
-          return node.call(command, first, keys.length, ...keys, ...args);
+          return node.call(command, first, keys.length, keys, args);
         });
       } catch (error) {
         const [reply, , target] = errorMessage(error).split(' ');
