@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Keyspace, packedKeyspace, storageKey } from '../keys.js';
 import type { StoreOperation } from './store.js';
 
@@ -8,8 +9,17 @@ import type { StoreOperation } from './store.js';
  */
 export const STATE_FORMAT = ':v2';
 
-function withStateFormat({ head, tail }: Keyspace): Keyspace {
-  return { head, tail: tail + STATE_FORMAT, id: head + tail + STATE_FORMAT };
+/**
+ * The key of a rule's string states. One limit: `<prefix>:{<identity>}:<limit>:<algorithm>:v2`.
+ * Several: `<prefix>:{<identity>}:<digest>:v2`, the digest standing for their
+ * `<limit>:<algorithm>` joined by `+` (the first 11 characters of its SHA-256 in base64url):
+ * every command that names a key hashes and copies it, so its length is paid on every decision.
+ */
+function stringStateKeyspace(keyspaces: readonly Keyspace[]): Keyspace {
+  const { head, tail } = packedKeyspace(keyspaces);
+  const named =
+    keyspaces.length === 1 ? tail : `}:${createHash('sha256').update(tail.slice('}:'.length)).digest('base64url').slice(0, 11)}`;
+  return { head, tail: named + STATE_FORMAT, id: head + named + STATE_FORMAT };
 }
 
 /**
@@ -22,7 +32,7 @@ function redisKeyspaces({ keyspaces, limits }: StoreOperation): Keyspace[] {
   for (let i = 0; i < limits.length; i++) {
     (limits[i]!.algorithm.redisSortedSet ? own : packed).push(keyspaces[i]!);
   }
-  return packed.length > 0 ? [withStateFormat(packedKeyspace(packed)), ...own] : own;
+  return packed.length > 0 ? [stringStateKeyspace(packed), ...own] : own;
 }
 
 /** Operations of one limiter share their `keyspaces` array: the layout is worked out once per limiter. */
