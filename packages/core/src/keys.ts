@@ -23,8 +23,8 @@ export function encodeIdentity(identity: string): string {
   return identity.replace(UNSAFE_ALL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** Of the UTF-8 bytes, or, for a string with lone surrogates, of its UTF-16 code units. */
-function digest(identity: string): string {
+/** SHA-256 in base64url: of the UTF-8 bytes, or, for a string with lone surrogates, of its UTF-16 code units. */
+export function digest(identity: string): string {
   const hash = createHash('sha256');
   if (LONE_SURROGATE.test(identity)) hash.update(NOT_UTF8).update(Buffer.from(identity, 'utf16le'));
   else hash.update(identity);

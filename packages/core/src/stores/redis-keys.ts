@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { type Keyspace, packedKeyspace, storageKey } from '../keys.js';
+import { digest, type Keyspace, packedKeyspace, storageKey } from '../keys.js';
 import type { StoreOperation } from './store.js';
 
 /**
@@ -7,7 +6,7 @@ import type { StoreOperation } from './store.js';
  * format wrote (text, without this ending) are never read, so a version that reads states one way
  * never misreads the other's, even while both run against one Redis during a rolling upgrade.
  */
-export const STATE_FORMAT = ':v2';
+const STATE_FORMAT = ':v2';
 
 /**
  * The key of a rule's string states. One limit: `<prefix>:{<identity>}:<limit>:<algorithm>:v2`.
@@ -17,8 +16,7 @@ export const STATE_FORMAT = ':v2';
  */
 function stringStateKeyspace(keyspaces: readonly Keyspace[]): Keyspace {
   const { head, tail } = packedKeyspace(keyspaces);
-  const named =
-    keyspaces.length === 1 ? tail : `}:${createHash('sha256').update(tail.slice('}:'.length)).digest('base64url').slice(0, 11)}`;
+  const named = keyspaces.length === 1 ? tail : `}:${digest(tail.slice('}:'.length)).slice(0, 11)}`;
   return { head, tail: named + STATE_FORMAT, id: head + named + STATE_FORMAT };
 }
 

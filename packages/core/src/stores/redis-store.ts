@@ -202,13 +202,15 @@ function pushBatchOps(batch: Pending[], indexOf: Map<readonly BoundLimit[], stri
     // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
     const now = clock === undefined ? '' : String(operation.nowMs ?? clock());
     const hasToken = operation.token === '' ? '' : 't';
-    const fields = [KIND_CODE[operation.kind], now, String(operation.cost), indexOf.get(operation.limits)!, hasToken];
-    const id = fields.join(' ');
+    const kind = KIND_CODE[operation.kind];
+    const cost = String(operation.cost);
+    const rule = indexOf.get(operation.limits)!;
+    const id = `${kind} ${now} ${cost} ${rule} ${hasToken}`;
     let shape = shapes.get(id);
     if (shape === undefined) {
       shape = String(shapes.size + 1);
       shapes.set(id, shape);
-      for (const field of fields) shapeArgs.push(field);
+      shapeArgs.push(kind, now, cost, rule, hasToken);
     }
     opArgs.push(shape);
     if (hasToken) opArgs.push(operation.token);
