@@ -19,6 +19,9 @@ export class LimiterCalls {
   private readonly infos: readonly LimitInfo[];
   private readonly decisions: DecisionReport;
   private readonly guarded: GuardedStore;
+  /** The last key checked and its encoded identity: a client's requests tend to follow each other. */
+  private lastKey: string | undefined;
+  private lastIdentity = '';
 
   constructor(
     private readonly config: LimiterConfig,
@@ -70,8 +73,16 @@ export class LimiterCalls {
   }
 
   private operation(kind: OperationKind, key: string, cost: number, token: string, checked: readonly BoundLimit[]): StoreOperation {
-    assertIdentity(key);
-    return { kind, identity: encodeIdentity(key), keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.() };
+    return { kind, identity: this.identityOf(key), keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.() };
+  }
+
+  private identityOf(key: string): string {
+    if (key !== this.lastKey) {
+      assertIdentity(key);
+      this.lastIdentity = encodeIdentity(key);
+      this.lastKey = key;
+    }
+    return this.lastIdentity;
   }
 
   private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {

@@ -22,6 +22,16 @@ describe.each(['memory', 'redis', 'cluster'] as const)('identities on the %s sto
     expect(await firstAdmissions([`${long}\uD800`, `${long}\uDBFF`, `${long}\uFFFD`])).toEqual([true, true, true]);
   });
 
+  it('keeps each key its own when keys alternate or repeat', async () => {
+    expect(await firstAdmissions(['x', 'x{', 'x{', 'x', '{x', 'x'])).toEqual([true, true, false, false, true, false]);
+  });
+
+  it('refuses an empty key right after a valid one', async () => {
+    const { limiter } = virtualLimiter(storeNamed(name), { perHour: 1 });
+    await limiter.consume('x');
+    await expect(limiter.consume('')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY' });
+  });
+
   it('still counts one identity once, whatever it holds', async () => {
     expect(await firstAdmissions(['\uD800', '\uD800', '😀', '😀'])).toEqual([true, false, true, false]);
   });

@@ -69,17 +69,21 @@ export function rateLimitHeader(decision: Decision): string {
 /** The rate-limit headers of one response, in the chosen style. */
 export function decisionHeaders(style: HeaderStyle | false, policy: string, decision: Decision): [string, string][] {
   if (style === false) return [];
-  const headers: [string, string][] = [];
-  if (style !== 'legacy') {
-    headers.push(['RateLimit-Policy', policy], ['RateLimit', rateLimitHeader(decision)]);
-  }
-  if (style !== 'draft') {
-    headers.push(
-      ['X-RateLimit-Limit', String(decision.limit)],
-      ['X-RateLimit-Remaining', String(Math.max(0, decision.remaining))],
-      // Epoch seconds, as GitHub and express-rate-limit send it.
-      ['X-RateLimit-Reset', String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))],
-    );
-  }
-  return headers;
+  // Built as literals: an array grown by push costs a copy of its backing store.
+  if (style === 'draft')
+    return [
+      ['RateLimit-Policy', policy],
+      ['RateLimit', rateLimitHeader(decision)],
+    ];
+  const legacy = legacyHeaders(decision);
+  return style === 'legacy' ? legacy : [['RateLimit-Policy', policy], ['RateLimit', rateLimitHeader(decision)], ...legacy];
+}
+
+function legacyHeaders(decision: Decision): [string, string][] {
+  return [
+    ['X-RateLimit-Limit', String(decision.limit)],
+    ['X-RateLimit-Remaining', String(Math.max(0, decision.remaining))],
+    // Epoch seconds, as GitHub and express-rate-limit send it.
+    ['X-RateLimit-Reset', String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))],
+  ];
 }

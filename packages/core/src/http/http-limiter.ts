@@ -2,9 +2,9 @@ import { describeValue, TollgateError } from '../errors.js';
 import { consumeNowOf, limiterOf } from '../limiter.js';
 import { configureLimiter } from '../limiter-config.js';
 import { bindRule } from '../spec.js';
+import { type ClientAddress, clientAddresses } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { policyHeader } from './headers.js';
-import { ipIdentity, normaliseIp } from './ip.js';
 import { refuseForeignOptions, translateMigratedOptions } from './migrated-options.js';
 import { splitInlineOptions, withDefaultPrefix } from './options.js';
 import { createRuleSetHttpLimiter } from './rule-set-http-limiter.js';
@@ -12,8 +12,6 @@ import type { HttpLimiter, HttpRateLimitOptions, HttpRequestInfo, HttpRuleSetLim
 import { verdictMaker } from './verdicts.js';
 
 const SKIP: HttpVerdict = { action: 'skip' };
-/** Requests whose client address is unknown (socket already gone) share this identity. */
-const UNKNOWN_IP = 'ip:unknown';
 
 /**
  * Builds the framework-neutral HTTP limiter that the Express, Koa and Nest adapters translate to
@@ -45,29 +43,25 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   const policy = policyHeader(limiter.limits);
   const { decide, verdictOf } = verdictMaker(config);
   const consumeNow = consumeNowOf(limiter);
+  const clientOf = clientAddresses(ipv6Subnet);
 
-  function ipKey(address: string | undefined): string {
-    return address === undefined ? UNKNOWN_IP : `ip:${ipIdentity(address, ipv6Subnet)}`;
-  }
-
-  async function identify(info: HttpRequestInfo, address: string | undefined): Promise<string> {
+  async function identify(info: HttpRequestInfo, client: ClientAddress): Promise<string> {
     const custom = key === undefined ? undefined : await key(info.raw, info);
     // '' usually comes from the client (an empty `x-api-key:` header): limit it by its address, never answer 500.
-    if (custom === undefined || custom === '') return ipKey(address);
+    if (custom === undefined || custom === '') return client.identity;
     if (typeof custom !== 'string') {
       throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a string or undefined (got ${describeValue(custom)})`, 'key');
     }
     return `key:${custom}`;
   }
 
-  async function checkWithCallbacks(info: HttpRequestInfo, address: string | undefined): Promise<HttpVerdict> {
+  async function checkWithCallbacks(info: HttpRequestInfo, client: ClientAddress): Promise<HttpVerdict> {
     if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
-    return decide(limiter, policy, await identify(info, address), info.raw);
+    return decide(limiter, policy, await identify(info, client), info.raw);
   }
 
   /** The common case, no callbacks: on the memory store, free of promises unless the request is rejected. */
-  function decideByAddress(address: string | undefined, raw: unknown): HttpVerdict | Promise<HttpVerdict> {
-    const identity = ipKey(address);
+  function decideByAddress(identity: string, raw: unknown): HttpVerdict | Promise<HttpVerdict> {
     if (consumeNow === undefined) return decide(limiter, policy, identity, raw);
     try {
       return verdictOf(limiter, policy, consumeNow(identity), identity, raw);
@@ -77,10 +71,10 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   }
 
   function checkNow(info: HttpRequestInfo): HttpVerdict | Promise<HttpVerdict> {
-    const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
-    if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return SKIP;
-    if (skip === undefined && key === undefined) return decideByAddress(address, info.raw);
-    return checkWithCallbacks(info, address);
+    const client = clientOf(info.ip);
+    if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIP;
+    if (skip === undefined && key === undefined) return decideByAddress(client.identity, info.raw);
+    return checkWithCallbacks(info, client);
   }
 
   return {

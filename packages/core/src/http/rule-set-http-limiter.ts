@@ -1,8 +1,9 @@
 import { describeValue, TollgateError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
+import { clientAddresses } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { policyHeader } from './headers.js';
-import { ipIdentity, normaliseIp } from './ip.js';
+import { ipIdentity } from './ip.js';
 import { BEHAVIOUR_FIELDS } from './options.js';
 import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
@@ -26,6 +27,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
   const { rules, user } = options;
   const { skip, isAllowed, ipv6Subnet } = config;
   const { decide } = verdictMaker(config);
+  const clientOf = clientAddresses(ipv6Subnet);
   // The policy header of a rule never changes; reloaded rules bring new limiters (and the old ones are collected).
   const policies = new WeakMap<Limiter, string>();
 
@@ -55,7 +57,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
   return {
     rules,
     check(info) {
-      const address = info.ip === undefined ? undefined : normaliseIp(info.ip);
+      const { address } = clientOf(info.ip);
       if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return SKIPPED;
       if (skip === undefined && user === undefined) return decideMatch(info, address, undefined);
       return checkWithCallbacks(info, address);

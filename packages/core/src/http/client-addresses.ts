@@ -1,0 +1,35 @@
+import { ipIdentity, normaliseIp } from './ip.js';
+
+/** A client address as an HTTP limiter uses it. */
+export interface ClientAddress {
+  /** Normalised (see `normaliseIp`); undefined when the request has no usable address. */
+  readonly address: string | undefined;
+  /** What the client is limited under by default: `ip:<address or its IPv6 subnet>`, or `ip:unknown`. */
+  readonly identity: string;
+}
+
+/** Requests whose client address is unknown (socket already gone, not an IP) share this identity. */
+const UNKNOWN: ClientAddress = { address: undefined, identity: 'ip:unknown' };
+/** Addresses remembered at most; all are forgotten at once when full, so no order is kept. */
+const REMEMBERED = 1024;
+
+/**
+ * The client address of a request from its raw address, remembering the last ones seen: a client
+ * comes back (on its keep-alive connection, or through the same proxy), and normalising costs a
+ * regular expression and new strings on every request. The identity is then the same string
+ * every time, so the store finds its entry by a hash already computed.
+ */
+export function clientAddresses(ipv6Subnet: number | false): (ip: string | undefined) => ClientAddress {
+  const remembered = new Map<string, ClientAddress>();
+  return (ip) => {
+    if (ip === undefined) return UNKNOWN;
+    let client = remembered.get(ip);
+    if (client === undefined) {
+      const address = normaliseIp(ip);
+      client = address === undefined ? UNKNOWN : { address, identity: `ip:${ipIdentity(address, ipv6Subnet)}` };
+      if (remembered.size === REMEMBERED) remembered.clear();
+      remembered.set(ip, client);
+    }
+    return client;
+  };
+}
