@@ -71,7 +71,7 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
   }
   if (verdict.action === 'reject') {
     res.statusCode = verdict.status;
-    res.setHeader('Content-Type', verdict.contentType);
+    res.setHeader('content-type', verdict.contentType);
     res.end(verdict.body);
     return;
   }

@@ -96,12 +96,12 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
       if (!writeRejection || response.headersSent) return;
       if (fastify) {
         fastify.code(verdict.status);
-        fastify.header('Content-Type', verdict.contentType);
+        fastify.header('content-type', verdict.contentType);
         fastify.send(verdict.body);
       } else {
         response.statusCode = verdict.status;
-        response.setHeader('Content-Type', verdict.contentType);
-        response.setHeader('Content-Length', Buffer.byteLength(verdict.body));
+        response.setHeader('content-type', verdict.contentType);
+        response.setHeader('content-length', Buffer.byteLength(verdict.body));
         response.end(verdict.body);
       }
       return ended(response);

@@ -2,6 +2,22 @@ import type { Decision, LimitDecision } from '../decision.js';
 import type { BoundLimit } from '../stores/store.js';
 import type { HeaderStyle } from './types.js';
 
+/**
+ * The names of the fields Tollgate sets, in lower case as HTTP/2 and HTTP/3 always send them
+ * (names are case-insensitive, RFC 9110 §5.1). Node's `setHeader` lower-cases a name to store
+ * it: a name already in lower case costs it no new string to hash and intern (callgrind: two
+ * `setHeader` calls, 6.5k instructions with `RateLimit-Policy` and `RateLimit`, 5.2k in lower case).
+ */
+export const FIELD = {
+  policy: 'ratelimit-policy',
+  rateLimit: 'ratelimit',
+  retryAfter: 'retry-after',
+  cacheControl: 'cache-control',
+  limit: 'x-ratelimit-limit',
+  remaining: 'x-ratelimit-remaining',
+  reset: 'x-ratelimit-reset',
+} as const;
+
 /** Whole seconds, rounded up: a client that waits this long is never early. */
 export function ceilSeconds(ms: number): number {
   return Math.ceil(ms / 1000);
@@ -72,18 +88,18 @@ export function decisionHeaders(style: HeaderStyle | false, policy: string, deci
   // Built as literals: an array grown by push costs a copy of its backing store.
   if (style === 'draft')
     return [
-      ['RateLimit-Policy', policy],
-      ['RateLimit', rateLimitHeader(decision)],
+      [FIELD.policy, policy],
+      [FIELD.rateLimit, rateLimitHeader(decision)],
     ];
   const legacy = legacyHeaders(decision);
-  return style === 'legacy' ? legacy : [['RateLimit-Policy', policy], ['RateLimit', rateLimitHeader(decision)], ...legacy];
+  return style === 'legacy' ? legacy : [[FIELD.policy, policy], [FIELD.rateLimit, rateLimitHeader(decision)], ...legacy];
 }
 
 function legacyHeaders(decision: Decision): [string, string][] {
   return [
-    ['X-RateLimit-Limit', String(decision.limit)],
-    ['X-RateLimit-Remaining', String(Math.max(0, decision.remaining))],
+    [FIELD.limit, String(decision.limit)],
+    [FIELD.remaining, String(Math.max(0, decision.remaining))],
     // Epoch seconds, as GitHub and express-rate-limit send it.
-    ['X-RateLimit-Reset', String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))],
+    [FIELD.reset, String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))],
   ];
 }

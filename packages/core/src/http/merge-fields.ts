@@ -1,3 +1,5 @@
+import { FIELD } from './headers.js';
+
 /**
  * Several limiters on one request (an app-level and a route-level one) each set the
  * `RateLimit-Policy` and `RateLimit` fields. Both are lists (draft-ietf-httpapi-ratelimit-headers),
@@ -5,8 +7,8 @@
  * carries every limiter's members.
  */
 
-const POLICY = 'ratelimit-policy';
-const RATELIMIT = 'ratelimit';
+const POLICY = FIELD.policy;
+const RATELIMIT = FIELD.rateLimit;
 
 /** Splits a structured-field list into its members, keeping commas inside quoted strings. */
 function members(list: string): string[] {

@@ -1,7 +1,7 @@
 import type { Decision } from '../decision.js';
 import type { Limiter } from '../limiter.js';
 import type { HttpConfig } from './config.js';
-import { ceilSeconds, decisionHeaders } from './headers.js';
+import { ceilSeconds, decisionHeaders, FIELD } from './headers.js';
 import { NOTHING_TO_SETTLE } from './node-response.js';
 import { rejectBody } from './reject-body.js';
 import type { HttpVerdict } from './types.js';
@@ -42,14 +42,14 @@ export function verdictMaker(config: HttpConfig): { decide: Decide; verdictOf: V
 
   function passVerdict(limiter: Limiter, policy: string, decision: Decision, identity: string): HttpVerdict {
     const headers = decisionHeaders(style, policy, decision);
-    if (decision.delayMs > 0) headers.push(['Retry-After', String(ceilSeconds(decision.delayMs))]);
+    if (decision.delayMs > 0) headers.push([FIELD.retryAfter, String(ceilSeconds(decision.delayMs))]);
     return { action: 'pass', decision, headers, delayMs: decision.delayMs, settle: settler(limiter, identity, decision) };
   }
 
   async function rejectVerdict(policy: string, decision: Decision, raw: unknown): Promise<HttpVerdict> {
     const headers = decisionHeaders(style, policy, decision);
-    if (Number.isFinite(decision.retryAfterMs)) headers.push(['Retry-After', String(ceilSeconds(decision.retryAfterMs))]);
-    headers.push(['Cache-Control', 'no-store']);
+    if (Number.isFinite(decision.retryAfterMs)) headers.push([FIELD.retryAfter, String(ceilSeconds(decision.retryAfterMs))]);
+    headers.push([FIELD.cacheControl, 'no-store']);
     const code = decision.source === 'policy' ? storeErrorStatusCode : statusCode;
     return { action: 'reject', decision, status: code, headers, ...(await rejectBody(message, responseType, code, raw, decision)) };
   }

@@ -90,8 +90,8 @@ describe('createHttpLimiter', () => {
     const [passed, rejected] = await burst(() => none.check(request('203.0.113.7')), 2);
     expect(passed?.action === 'pass' && passed.headers).toEqual([]);
     expect(rejected?.action === 'reject' && rejected.headers).toEqual([
-      ['Retry-After', '60'],
-      ['Cache-Control', 'no-store'],
+      ['retry-after', '60'],
+      ['cache-control', 'no-store'],
     ]);
   });
 

@@ -8,7 +8,7 @@ function request(ip: string | undefined, extra: Partial<HttpRequestInfo> = {}): 
 
 function header(verdict: HttpVerdict, name: string): string | undefined {
   if (verdict.action === 'skip') return undefined;
-  return verdict.headers.find(([field]) => field === name)?.[1];
+  return verdict.headers.find(([field]) => field.toLowerCase() === name.toLowerCase())?.[1];
 }
 
 async function actions(check: () => Promise<HttpVerdict>, count: number): Promise<string[]> {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../virtual-clock.js';
@@ -43,6 +44,12 @@ interface RateLimitContext<Limit> {
   framework: ContractFramework<Limit>;
 }
 
+/** The field names of a response as the server sent them (supertest's `headers` are lower-cased). */
+function rawNames(res: request.Response): string[] {
+  const { rawHeaders } = (res as unknown as { res: IncomingMessage }).res;
+  return rawHeaders.filter((_, i) => i % 2 === 0);
+}
+
 /** Counting, Retry-After, and the limits of a multi-limit rule. */
 function countingCases<Limit>({ rateLimit, serve, store, backend }: RateLimitContext<Limit>): void {
   it('passes exactly the configured count, then answers 429 with headers and a text body', async () => {
@@ -61,6 +68,14 @@ function countingCases<Limit>({ rateLimit, serve, store, backend }: RateLimitCon
     expect(structured(denied.headers['ratelimit-policy'])).toEqual([['default', { q: 5, w: 60 }]]);
     // Exhausted: t is the wait until a unit is back, as Retry-After says.
     expect(structured(denied.headers.ratelimit)).toEqual([['default', { r: 0, t: 12 }]]);
+  });
+
+  it('names the fields it sets in lower case on the wire', async () => {
+    const app = serve({ routes: [{ path: '/', limits: [rateLimit({ perMinute: 1, ...store() })], handler: ok }] });
+    await request(app).get('/').expect(200);
+    const denied = await request(app).get('/').expect(429);
+    const sent = rawNames(denied).filter((name) => /^(ratelimit|ratelimit-policy|retry-after|cache-control)$/i.test(name));
+    expect(sent.sort()).toEqual(['cache-control', 'ratelimit', 'ratelimit-policy', 'retry-after']);
   });
 
   it('lets a request through once the clock has moved by Retry-After', async () => {
