@@ -16,6 +16,8 @@ function limiter(variant: Variant, redisUrl: string): RequestHandler | undefined
   switch (variant) {
     case 'no limiter':
       return undefined;
+    case 'no-op middleware':
+      return (_req, _res, next) => next();
     case 'tollgate memory':
       return rateLimit({ qps: 100_000, burst: HUGE, store: new MemoryStore(), prefix: 'bench' });
     case 'tollgate redis':
