@@ -7,6 +7,9 @@ import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, OperationKind, StoreOperation } from './stores/store.js';
 import { uniqueToken } from './token.js';
 
+/** Equal to no key, so the first key is checked too, even undefined. */
+const NO_KEY_YET = Symbol('no key yet');
+
 /** The operations of a limiter, as sent to its store, for cost and key already given. */
 export class LimiterCalls {
   /** Whether a limit of the rule hands out leases (a concurrency limit). */
@@ -20,7 +23,7 @@ export class LimiterCalls {
   private readonly decisions: DecisionReport;
   private readonly guarded: GuardedStore;
   /** The last key checked and its encoded identity: a client's requests tend to follow each other. */
-  private lastKey: string | undefined;
+  private lastKey: unknown = NO_KEY_YET;
   private lastIdentity = '';
 
   constructor(
