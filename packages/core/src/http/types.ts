@@ -126,6 +126,7 @@ export type HttpVerdict =
   | {
       action: 'pass';
       decision: Decision;
+      /** The fields to set, `[name, value]`, names in lower case. */
       headers: [string, string][];
       /** > 0: hold the request this long before passing it on (shaping). */
       delayMs: number;
@@ -139,6 +140,7 @@ export type HttpVerdict =
       action: 'reject';
       decision: Decision;
       status: number;
+      /** The fields to set, `[name, value]`, names in lower case. */
       headers: [string, string][];
       contentType: string;
       /** What to answer with: `payload` as sent (the text itself, or its JSON). */
