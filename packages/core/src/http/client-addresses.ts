@@ -12,6 +12,8 @@ export interface ClientAddress {
 const UNKNOWN: ClientAddress = { address: undefined, identity: 'ip:unknown' };
 /** Addresses remembered at most; all are forgotten at once when full, so no order is kept. */
 const REMEMBERED = 1024;
+/** The longest address text remembered (IPv6 with an IPv4 tail): a client cannot make it hold long strings. */
+const LONGEST_REMEMBERED = 45;
 
 /**
  * The client address of a request from its raw address, remembering the last ones seen: a client
@@ -27,8 +29,10 @@ export function clientAddresses(ipv6Subnet: number | false): (ip: string | undef
     if (client === undefined) {
       const address = normaliseIp(ip);
       client = address === undefined ? UNKNOWN : { address, identity: `ip:${ipIdentity(address, ipv6Subnet)}` };
-      if (remembered.size === REMEMBERED) remembered.clear();
-      remembered.set(ip, client);
+      if (ip.length <= LONGEST_REMEMBERED) {
+        if (remembered.size === REMEMBERED) remembered.clear();
+        remembered.set(ip, client);
+      }
     }
     return client;
   };

@@ -45,5 +45,8 @@ describe('clientAddresses', () => {
     expect(clientOf('2001:DB8::2').identity).toBe('ip:2001:db8:0:0::/64');
     expect(clientOf(undefined)).toEqual({ address: undefined, identity: 'ip:unknown' });
     expect(clientOf('not an address')).toEqual({ address: undefined, identity: 'ip:unknown' });
+    const zoned = `fe80::1%${'z'.repeat(100)}`;
+    expect(clientOf(zoned)).toEqual(direct(zoned, 64));
+    expect(clientOf(zoned)).toEqual(direct(zoned, 64));
   });
 });
