@@ -1,9 +1,8 @@
 import { describeValue, TollgateError } from '../errors.js';
 import type { Limiter } from '../limiter.js';
-import { clientAddresses } from './client-addresses.js';
+import { type ClientAddress, clientAddresses } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { policyHeader } from './headers.js';
-import { ipIdentity } from './ip.js';
 import { BEHAVIOUR_FIELDS } from './options.js';
 import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
@@ -40,27 +39,28 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
     return policy;
   }
 
-  function decideMatch(info: HttpRequestInfo, address: string | undefined, userId: string | undefined): Promise<HttpVerdict> {
+  function decideMatch(info: HttpRequestInfo, client: ClientAddress, userId: string | undefined): Promise<HttpVerdict> {
+    const { address } = client;
     const ip = address ?? UNKNOWN_ADDRESS;
     const match = rules.match({ method: info.method, path: info.path, ip, headers: info.headers, user: userId });
     if (match === undefined) return SKIPPED;
     // Keyed by the client address: grouped by `ipv6Subnet`, as inline (requests without one share `ip:unknown`).
-    const identity = match.selector === 'ip' && address !== undefined ? `ip:${ipIdentity(match.value, ipv6Subnet)}` : match.key;
+    const identity = match.selector === 'ip' && address !== undefined ? client.identity : match.key;
     return decide(match.limiter, policyOf(match.limiter), identity, info.raw);
   }
 
-  async function checkWithCallbacks(info: HttpRequestInfo, address: string | undefined): Promise<HttpVerdict> {
+  async function checkWithCallbacks(info: HttpRequestInfo, client: ClientAddress): Promise<HttpVerdict> {
     if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
-    return decideMatch(info, address, user === undefined ? undefined : userOf(await user(info.raw, info)));
+    return decideMatch(info, client, user === undefined ? undefined : userOf(await user(info.raw, info)));
   }
 
   return {
     rules,
     check(info) {
-      const { address } = clientOf(info.ip);
-      if (isAllowed !== undefined && address !== undefined && isAllowed(address)) return SKIPPED;
-      if (skip === undefined && user === undefined) return decideMatch(info, address, undefined);
-      return checkWithCallbacks(info, address);
+      const client = clientOf(info.ip);
+      if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIPPED;
+      if (skip === undefined && user === undefined) return decideMatch(info, client, undefined);
+      return checkWithCallbacks(info, client);
     },
   };
 }
