@@ -1,7 +1,7 @@
 import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { LimiterEvents } from './events.js';
 import { assertPrefix } from './keys.js';
-import type { CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreFailureMode } from './limiter.js';
+import type { CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreFailureMode } from './limiter-types.js';
 import { Breakers } from './resilience/breaker.js';
 import { DenyCache } from './resilience/deny-cache.js';
 import { shareOfRule } from './resilience/share.js';

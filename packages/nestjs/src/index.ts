@@ -12,6 +12,7 @@ export type {
   RateLimitModuleOptions,
   RateLimitOptionsFactory,
   RateLimitRuleOptions,
+  RateLimitRuleSetOptions,
   RateLimitRules,
   RateLimitSpec,
   RouteRule,
@@ -20,5 +21,4 @@ export { RateLimitGuard } from './rate-limit.guard.js';
 export { RateLimitInterceptor } from './rate-limit.interceptor.js';
 export { RateLimitModule } from './rate-limit.module.js';
 export { RateLimitRegistry } from './rate-limit.registry.js';
-export type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 export { RATE_LIMIT_OPTIONS } from './tokens.js';

@@ -1,7 +1,6 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
-import type { HttpBehaviourOptions, HttpRequestChecker, HttpRuleSpec, LimiterOptions } from '@tollgate/core';
+import type { HttpBehaviourOptions, HttpRequestChecker, HttpRequestInfo, HttpRuleSpec, LimiterOptions, RuleSet } from '@tollgate/core';
 import type { RejectVerdict } from './exchange.js';
-import type { RateLimitRuleSetOptions } from './rule-set-limiter.js';
 
 /**
  * Answers a rejected request yourself (sync or async): write the response through `res` (the
@@ -43,6 +42,19 @@ export type RateLimitRules = RateLimitSpec | readonly RateLimitSpec[];
 /** One rule of a route as the guard checks it: core's HTTP limiter and the rule's `handler`. */
 export interface RouteRule extends HttpRequestChecker {
   readonly handler?: RateLimitHandler;
+}
+
+/** The module options that apply a rule set to every route without a decorator of its own. */
+export interface RateLimitRuleSetOptions {
+  /**
+   * A rule set (`loadRuleSet`, `createRuleSet`, `loadRedisRuleSet`) for every route the guard
+   * runs on that has no `@RateLimit()` and no `@SkipRateLimit()`: each request is limited by the
+   * rule it matches, or not at all. Reloads apply to the next request. Not with `defaultRule`.
+   */
+  rules?: RuleSet;
+  /** The authenticated user's id, for rules keyed by `user`. */
+  // biome-ignore lint/suspicious/noExplicitAny: Express, Fastify and plain Node requests share no type
+  user?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
 }
 
 export type RateLimitModuleOptions = RateLimitHttpOptions &

@@ -1,19 +1,6 @@
-import { createHttpLimiter, type HttpRequestInfo, type HttpRuleSetOptions, type RuleSet, TollgateError } from '@tollgate/core';
-import type { RateLimitHandler, RouteRule } from './options.js';
+import { createHttpLimiter, type HttpRuleSetOptions, TollgateError } from '@tollgate/core';
+import type { RateLimitHandler, RateLimitRuleSetOptions, RouteRule } from './options.js';
 import { withHandler } from './route-rule.js';
-
-/** The module options that apply a rule set to every route without a decorator of its own. */
-export interface RateLimitRuleSetOptions {
-  /**
-   * A rule set (`loadRuleSet`, `createRuleSet`, `loadRedisRuleSet`) for every route the guard
-   * runs on that has no `@RateLimit()` and no `@SkipRateLimit()`: each request is limited by the
-   * rule it matches, or not at all. Reloads apply to the next request. Not with `defaultRule`.
-   */
-  rules?: RuleSet;
-  /** The authenticated user's id, for rules keyed by `user`. */
-  // biome-ignore lint/suspicious/noExplicitAny: Express, Fastify and plain Node requests share no type
-  user?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
-}
 
 /**
  * The module's options that every rule of the rule set shares: the rule set's options but `rules`

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { LimiterOptions } from '../limiter.js';
 import { LIMITER_FIELDS } from '../limiter-config.js';
+import type { LimiterOptions } from '../limiter-types.js';
 import type { RuleSpec } from '../spec.js';
 import type { BoundLimit } from '../stores/store.js';
 import type { HttpBehaviourOptions, HttpRateLimitOptions } from './types.js';

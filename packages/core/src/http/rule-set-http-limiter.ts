@@ -1,5 +1,5 @@
 import { describeValue, TollgateError } from '../errors.js';
-import type { Limiter } from '../limiter.js';
+import type { Limiter } from '../limiter-types.js';
 import { type ClientAddress, clientAddresses } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { policyHeader } from './headers.js';

@@ -1,5 +1,5 @@
 import type { Decision } from '../decision.js';
-import type { Limiter, LimiterOptions } from '../limiter.js';
+import type { Limiter, LimiterOptions } from '../limiter-types.js';
 import type { RuleSet } from '../rules/rule-set.js';
 import type { RuleSpec } from '../spec.js';
 

@@ -1,5 +1,5 @@
 import type { Decision } from '../decision.js';
-import type { Limiter } from '../limiter.js';
+import type { Limiter } from '../limiter-types.js';
 import type { HttpConfig } from './config.js';
 import { ceilSeconds, decisionHeaders, FIELD } from './headers.js';
 import { NOTHING_TO_SETTLE } from './node-response.js';

@@ -1,9 +1,9 @@
 import { type Decision, type LimitInfo, toDecision } from '../decision.js';
 import { TollgateError } from '../errors.js';
 import type { BypassReason } from '../events.js';
-import type { Limiter } from '../limiter.js';
 import type { LimiterConfig } from '../limiter-config.js';
 import type { DecisionReport } from '../limiter-report.js';
+import type { Limiter } from '../limiter-types.js';
 import type { StoreOperation, StoreResult } from '../stores/store.js';
 import type { Breaker } from './breaker.js';
 import { policyDecision } from './policy-decision.js';

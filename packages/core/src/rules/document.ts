@@ -1,4 +1,4 @@
-import type { LimiterOptions } from '../limiter.js';
+import type { LimiterOptions } from '../limiter-types.js';
 import type { LimitSpec } from '../spec.js';
 import type { KeySelector } from './request.js';
 

@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { TollgateError } from '../errors.js';
 import type { LimiterListeners } from '../events.js';
-import type { Limiter } from '../limiter.js';
+import type { Limiter } from '../limiter-types.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { Clock, Store } from '../stores/store.js';
 import { type CompiledRule, compileRules } from './compile.js';

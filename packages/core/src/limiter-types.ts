@@ -1,0 +1,99 @@
+import type { Decision, Lease } from './decision.js';
+import type { LimiterEventName, LimiterListener, LimiterListeners } from './events.js';
+import type { BreakerOptions, BreakerState } from './resilience/breaker.js';
+import type { DenyCacheOptions } from './resilience/deny-cache.js';
+import type { RuleSpec } from './spec.js';
+import type { BoundLimit, Clock, Store } from './stores/store.js';
+import type { WaitOptions } from './wait/wait.js';
+
+/** A fallback limiter built for you: the rule scaled to `share` (e.g. `1 / instances`) on `store`. */
+export interface FallbackShare {
+  /** Default: a new MemoryStore. */
+  store?: Store;
+  /** This instance's part of every count and rate of the rule, in (0, 1]. */
+  share: number;
+}
+
+/**
+ * What a limiter does when its store fails or times out: `'open'` allows, `'closed'` denies,
+ * `{ fallback }` asks another limiter (yours, or one built from a share of this rule).
+ */
+export type StoreFailureMode = 'open' | 'closed' | { fallback: Limiter | FallbackShare };
+/** @deprecated The same type under its former name: use `StoreFailureMode`. */
+export type StoreErrorPolicy = StoreFailureMode;
+
+export interface LimiterOptions {
+  /** Where state lives. Default: a new `MemoryStore` (using `clock`). */
+  store?: Store;
+  /**
+   * Epoch-millisecond clock (tests use a virtual one): times the breaker and deny cache, and is
+   * passed with every call for the store to decide on. A RedisStore with `time: 'server'` keeps Redis TIME.
+   */
+  clock?: Clock;
+  /** Start of every storage key; give each rule its own so identities of different rules never collide. Default `tollgate`. */
+  prefix?: string;
+  /** Names this limiter in events and metrics. Default `default`. */
+  rule?: string;
+  /** Milliseconds a store call may take before the failure mode answers instead. Default 100. */
+  timeout?: number;
+  /** Default `'open'`. */
+  onStoreError?: StoreFailureMode;
+  /** Stops calling a failing store for a while; `false` turns it off. */
+  breaker?: BreakerOptions | false;
+  /**
+   * Answers identities the store has denied until a known time locally until then. Default: on
+   * (10,000 identities) unless the store is a MemoryStore or an algorithm of the rule does not qualify.
+   */
+  denyCache?: DenyCacheOptions | boolean;
+  /** Decide and report, but always allow: `decision.shadow` says what would have happened. */
+  shadow?: boolean;
+  /** Listeners, as `limiter.on` would add them. */
+  events?: LimiterListeners;
+}
+
+export type CreateLimiterOptions = RuleSpec & LimiterOptions;
+
+export interface ConsumeOptions {
+  /** Units this request takes (a whole number >= 1). Default 1. */
+  cost?: number;
+}
+
+export interface Limiter {
+  /** The `rule` option: names this limiter in events and metrics. */
+  readonly rule: string;
+  /** The rule's limits, resolved. */
+  readonly limits: readonly BoundLimit[];
+  /**
+   * `closed` while the store is called, `open` while it is left alone, `half-open` while a probe
+   * is out; with a store of several failure domains (Cluster nodes), the least available of them.
+   */
+  readonly breakerState: BreakerState;
+  /**
+   * Takes `cost` from every limit of the rule for `key`, or from none of them. A `concurrency`
+   * limit takes one slot (whatever the cost), returned as `decision.lease`. Never rejects because of the store.
+   */
+  consume(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /**
+   * Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more;
+   * releasing `undefined` (a decision the failure mode answered holds no lease) does nothing.
+   */
+  release(lease: Lease | undefined): Promise<void>;
+  /** The decision a request of cost 1 would get now; changes nothing. */
+  peek(key: string): Promise<Decision>;
+  /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
+  reset(key: string): Promise<Decision>;
+  /**
+   * Gives `cost` (default 1) back to every limit that can take it, e.g. for a request that
+   * failed and should not count; resolves to the decision a request of cost 1 would now get.
+   */
+  refund(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /**
+   * Waits until a job of `cost` may go on, then resolves with the decision that admitted it
+   * (`delayMs` 0: nothing left to hold). Rejects at once with `ERR_TOLLGATE_WAIT_TIMEOUT` when
+   * the wait would exceed `maxWait`, and with the signal's reason on abort, giving back what it
+   * had reserved. A `concurrency` limit's slot comes back as `decision.lease`, as with `consume`.
+   */
+  wait(key: string, options?: WaitOptions): Promise<Decision>;
+  /** Adds a listener; returns a function that removes it. */
+  on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void;
+}
