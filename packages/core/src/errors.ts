@@ -21,9 +21,19 @@ export class TollgateError extends Error {
   }
 }
 
+/** The longest a value is shown in a message: an options object may hold a limiter, or a whole script. */
+const SHOWN_LENGTH = 80;
+
+/** A value as a message shows it: its JSON (a function as `[function name]`), cut to a short length. */
 export function describeValue(value: unknown): string {
+  const text = valueText(value);
+  return text.length <= SHOWN_LENGTH ? text : `${text.slice(0, SHOWN_LENGTH - 1)}…`;
+}
+
+function valueText(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
+  if (typeof value === 'function') return `[function ${value.name || 'anonymous'}]`;
   try {
     return JSON.stringify(value) ?? typeof value;
   } catch {

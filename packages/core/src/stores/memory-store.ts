@@ -1,6 +1,7 @@
 import type { Outcome, StepResult } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
 import { type Keyspace, packedKeyspace } from '../keys.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import type { Clock, Store, StoreOperation, StoreResult } from './store.js';
 
 export interface MemoryStoreOptions {
@@ -19,6 +20,8 @@ interface Entry {
   state: unknown;
   expiresAtMs: number;
 }
+
+const MEMORY_STORE_FIELDS = { clock: true, maxKeys: true } as const satisfies Record<keyof MemoryStoreOptions, true>;
 
 /** A multi-limit rule keeps its limits' states in one entry per identity, under the rule's keyspace. */
 const ruleKeyspaces = new WeakMap<readonly Keyspace[], Keyspace>();
@@ -51,6 +54,7 @@ export class MemoryStore implements Store {
   private readonly evictionCursors = new Map<Map<string, Entry>, Iterator<string>>();
 
   constructor(options: MemoryStoreOptions = {}) {
+    refuseUnknownFields(options, MEMORY_STORE_FIELDS);
     this.clock = options.clock ?? Date.now;
     const maxKeys = options.maxKeys ?? 1_000_000;
     if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) {
