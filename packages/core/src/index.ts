@@ -21,6 +21,7 @@ export type {
   StoreErrorEvent,
 } from './events.js';
 export type {
+  DraftVersion,
   HeaderStyle,
   HttpBehaviourOptions,
   HttpLimiter,
@@ -32,6 +33,7 @@ export type {
   HttpRuleSetOptions,
   HttpRuleSpec,
   HttpVerdict,
+  RequestRateLimit,
   ResponseType,
   WindowMsRule,
 } from './http/index.js';
@@ -42,6 +44,7 @@ export {
   ipIdentity,
   mergeRateLimitHeaders,
   normaliseIp,
+  requestRateLimit,
   settleWhenDone,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';

@@ -23,6 +23,11 @@ export interface ExpressCallbacks {
    * `rejection` the default status, content type and body. A throw or rejection goes to `next(error)`.
    */
   handler?: (req: Request, res: Response, next: NextFunction, rejection: HttpRejection) => void | Promise<void>;
+  /**
+   * Whether a finished request succeeded, for `skipFailedRequests` / `skipSuccessfulRequests`
+   * (sync or async), as express-rate-limit's. Default: `res.statusCode < 400`.
+   */
+  requestWasSuccessful?: (req: Request, res: Response) => boolean | Promise<boolean>;
 }
 
 /** A rule (any spec form of `createLimiter`, incl. `limits: [...]`, or `{ windowMs, limit }`), its store, and the HTTP behaviour. */

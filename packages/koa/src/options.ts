@@ -23,6 +23,8 @@ export interface KoaCallbacks {
    * content type and body. Call `next()` to let the request through after all.
    */
   handler?: (ctx: Context, next: Next, rejection: HttpRejection) => void | Promise<void>;
+  /** Whether a finished request succeeded, for `skipFailedRequests` / `skipSuccessfulRequests` (sync or async). Default: `ctx.status < 400`. */
+  requestWasSuccessful?: (ctx: Context) => boolean | Promise<boolean>;
 }
 
 /** A rule (any spec form of `createLimiter`, incl. `limits: [...]`, or `{ windowMs, limit }`), its store, and the HTTP behaviour. */

@@ -1,6 +1,5 @@
 import {
   createHttpLimiter,
-  type Decision,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
   type HttpRuleSetOptions,
@@ -8,7 +7,9 @@ import {
   holdUnlessClosed,
   type Limiter,
   mergeRateLimitHeaders,
+  type RequestRateLimit,
   type RuleSet,
+  requestRateLimit,
   settleWhenDone,
 } from '@tollgate/core';
 import type { Context, Middleware } from 'koa';
@@ -17,7 +18,7 @@ import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 declare module 'koa' {
   interface DefaultState {
     /** The decision of the last Tollgate middleware this request went through (absent when skipped). */
-    rateLimit?: Decision;
+    rateLimit?: RequestRateLimit;
   }
 }
 
@@ -55,11 +56,12 @@ export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMid
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
+  const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const middleware: Middleware = async (ctx, next) => {
     const verdict = await http.check(info(ctx));
     if (verdict.action === 'skip') return next();
-    ctx.state.rateLimit = verdict.decision;
+    ctx.state[name] = requestRateLimit(verdict.decision, verdict.key);
     // Another Tollgate middleware may have run on this request: its RateLimit fields are kept.
     const headers = mergeRateLimitHeaders(verdict.headers, (name) => headerText(ctx.res.getHeader(name)));
     for (let i = 0; i < headers.length; i++) ctx.set(headers[i]![0], headers[i]![1]);
@@ -70,7 +72,7 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
       ctx.body = verdict.body;
       return;
     }
-    settleWhenDone(ctx.res, verdict.settle);
+    settleWhenDone(ctx.res, verdict.settle, ctx);
     if (verdict.delayMs > 0 && !(await holdUnlessClosed(ctx.res, verdict.delayMs))) return;
     await next();
   };

@@ -1,3 +1,4 @@
+import { requestRateLimit } from '@tollgate/core';
 import { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 import type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
 import type { RouteRule } from './options.js';
@@ -23,7 +24,7 @@ export async function enforce(
     if (source.checkedBefore(invocation, rule)) continue;
     const verdict = await rule.check(exchange.info);
     if (verdict.action === 'skip') continue;
-    exchange.record?.(verdict.decision);
+    exchange.record?.(requestRateLimit(verdict.decision, verdict.key), rule.requestPropertyName ?? 'rateLimit');
     if (verdict.action === 'reject') {
       await reject(rule, exchange, verdict);
       throw new RateLimitRejectedException(verdict);
@@ -55,8 +56,8 @@ async function pass(exchange: RateLimitExchange, verdict: PassVerdict): Promise<
   }
   let closedEarly = false;
   let wake: (() => void) | undefined;
-  exchange.onDone((statusCode) => {
-    verdict.settle(statusCode);
+  exchange.onDone((statusCode, response) => {
+    verdict.settle(statusCode, response);
     if (statusCode === undefined) {
       closedEarly = true;
       wake?.();

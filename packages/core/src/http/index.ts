@@ -2,7 +2,9 @@ export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
 export { headerText, mergeRateLimitHeaders } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
+export { requestRateLimit } from './request-rate-limit.js';
 export type {
+  DraftVersion,
   HeaderStyle,
   HttpBehaviourOptions,
   HttpLimiter,
@@ -14,6 +16,7 @@ export type {
   HttpRuleSetOptions,
   HttpRuleSpec,
   HttpVerdict,
+  RequestRateLimit,
   ResponseType,
   WindowMsRule,
 } from './types.js';

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Decision } from '../decision.js';
-import { ceilSeconds } from './headers.js';
+import { ceilSeconds } from './seconds.js';
 import type { HttpBehaviourOptions, ResponseType } from './types.js';
 
 export interface RejectBody {

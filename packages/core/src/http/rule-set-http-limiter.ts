@@ -45,8 +45,9 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
     const match = rules.match({ method: info.method, path: info.path, ip, headers: info.headers, user: userId });
     if (match === undefined) return SKIPPED;
     // Keyed by the client address: grouped by `ipv6Subnet`, as inline (requests without one share `ip:unknown`).
-    const identity = match.selector === 'ip' && address !== undefined ? client.identity : match.key;
-    return decide(match.limiter, policyOf(match.limiter), identity, info.raw);
+    if (match.selector === 'ip' && address !== undefined)
+      return decide(match.limiter, policyOf(match.limiter), client.identity, client.key, info.raw);
+    return decide(match.limiter, policyOf(match.limiter), match.key, match.value, info.raw);
   }
 
   async function checkWithCallbacks(info: HttpRequestInfo, client: ClientAddress): Promise<HttpVerdict> {
@@ -56,6 +57,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
 
   return {
     rules,
+    requestPropertyName: config.requestPropertyName,
     check(info) {
       const client = clientOf(info.ip);
       if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIPPED;
