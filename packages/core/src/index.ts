@@ -61,6 +61,7 @@ export { createLimiter } from './limiter.js';
 export type { Logger } from './logger.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';
 export { closestName, type FieldSet, refuseUnknownFields } from './option-fields.js';
+export { refusePeerOptions } from './peer-options.js';
 export type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 export type { DenyCacheOptions } from './resilience/deny-cache.js';
 export { shareOfRule } from './resilience/share.js';

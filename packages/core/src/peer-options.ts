@@ -20,6 +20,9 @@ const POINTERS: Readonly<Record<string, string>> = {
   skipIf: "is @nestjs/throttler's: use skip ((req) => boolean)",
   ignoreUserAgents: "is @nestjs/throttler's: use skip ((req) => /bot/.test(req.headers['user-agent'] ?? ''))",
   setHeaders: "is @nestjs/throttler's: use headers (false sends none)",
+  storage: "is @nestjs/throttler's: use store (a MemoryStore, or new RedisStore({ client }) for ThrottlerStorageRedisService)",
+  errorMessage:
+    "is @nestjs/throttler's: use message (a string, an object, or (req, decision) => either); @tollgate/nestjs takes errorMessage as is",
   blockDuration: 'has no equivalent: a denied client is limited until its window or bucket lets it through again',
   points: "is rate-limiter-flexible's: use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
   duration: "is rate-limiter-flexible's (seconds): use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
@@ -42,22 +45,23 @@ function isThrottler(value: unknown): value is { ttl: unknown; limit?: unknown }
 }
 
 /** The rule @nestjs/throttler's `{ ttl, limit }` is in Tollgate, for messages. */
-function ruleOf({ ttl, limit }: { ttl: unknown; limit?: unknown }): string {
+function throttlerRuleOf({ ttl, limit }: { ttl: unknown; limit?: unknown }): string {
   return `{ windowMs: ${typeof ttl === 'number' ? ttl : 'ttl'}, limit: ${typeof limit === 'number' ? limit : 'limit'} }`;
 }
 
 /**
  * Refuses what another rate limiter's options look like where Tollgate takes its own: an option
  * name of theirs, @nestjs/throttler's list of throttlers, or its named form (`{ default: { ttl, limit } }`),
- * naming what to write instead. `what` names the options in messages (`options`, `@RateLimit()`...).
+ * naming what to write instead. `what` names the options in messages, `placed` puts the rule
+ * where those options take it (`{ defaultRule: <rule> }` for a Nest module).
  */
-export function refusePeerOptions(options: unknown, what = 'options'): void {
+export function refusePeerOptions(options: unknown, what = 'options', placed = (rule: string) => rule): void {
   if (Array.isArray(options)) {
     const first = options.find(isThrottler);
-    const rule = first === undefined ? '{ windowMs, limit }' : ruleOf(first);
+    const rule = first === undefined ? '{ windowMs, limit }' : throttlerRuleOf(first);
     throw invalid(
       what,
-      `must be an object, not @nestjs/throttler's list of throttlers: use ${rule} (several: { limits: [{ name, algorithm: 'fixed-window', limit, window }, ...] })`,
+      `must be an object, not @nestjs/throttler's list of throttlers: use ${placed(rule)} (several: { limits: [{ name, algorithm: 'fixed-window', limit, window }, ...] })`,
       options,
     );
   }
@@ -71,7 +75,7 @@ export function refusePeerOptions(options: unknown, what = 'options'): void {
     if (isThrottler(value)) {
       throw invalid(
         field,
-        `is @nestjs/throttler's named throttler: use ${ruleOf(value)} (named: { limits: [{ name: '${field}', algorithm: 'fixed-window', limit, window }] })`,
+        `is @nestjs/throttler's named throttler: use ${throttlerRuleOf(value)} (named: { limits: [{ name: '${field}', algorithm: 'fixed-window', limit, window }] })`,
         value,
       );
     }

@@ -1,11 +1,11 @@
 import type {
-  Decision,
   HttpBehaviourOptions,
   HttpRejection,
   HttpRequestInfo,
   HttpRuleSetOptions,
   HttpRuleSpec,
   LimiterOptions,
+  RequestRateLimit,
 } from '@tollgate/core';
 import type { Context, Next } from 'koa';
 
@@ -16,7 +16,7 @@ export interface KoaCallbacks {
   /** True: let the request through untouched (not counted, no headers). */
   skip?: (ctx: Context, info: HttpRequestInfo) => boolean | Promise<boolean>;
   /** 429 body: a string, an object (sent as JSON), or a function (may be async) of the context and decision returning either. */
-  message?: string | object | ((ctx: Context, decision: Decision) => string | object | Promise<string | object>);
+  message?: string | object | ((ctx: Context, decision: RequestRateLimit) => string | object | Promise<string | object>);
   /**
    * Answers a rejected request yourself (sync or async): the rate-limit headers and `Retry-After`
    * are already set, `ctx.state.rateLimit` holds the decision and `rejection` the default status,

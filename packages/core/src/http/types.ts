@@ -55,7 +55,7 @@ export interface HttpBehaviourOptions {
   responseType?: ResponseType;
   /** Custom body: a string/object, or a function of the request and decision. */
   // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
-  message?: string | object | ((req: any, decision: Decision) => string | object | Promise<string | object>);
+  message?: string | object | ((req: any, decision: RequestRateLimit) => string | object | Promise<string | object>);
   /**
    * Answers a rejected request instead of the default body: full control of the response, sync
    * or async. Its arguments are the adapter's (Express `(req, res, next, rejection)`, Koa

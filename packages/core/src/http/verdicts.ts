@@ -41,7 +41,14 @@ export function verdictMaker(config: HttpConfig): { decide: Decide; verdictOf: V
       headers.push([FIELD.retryAfter, String(ceilSeconds(decision.retryAfterMs))]);
     headers.push([FIELD.cacheControl, 'no-store']);
     const code = decision.source === 'policy' ? storeErrorStatusCode : statusCode;
-    return { action: 'reject', decision, key, status: code, headers, ...(await rejectBody(message, responseType, code, raw, decision)) };
+    return {
+      action: 'reject',
+      decision,
+      key,
+      status: code,
+      headers,
+      ...(await rejectBody(message, responseType, code, raw, decision, key)),
+    };
   }
 
   const verdictOf: VerdictOf = (limiter, policy, decision, identity, key, raw) =>
