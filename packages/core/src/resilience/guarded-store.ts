@@ -88,10 +88,10 @@ export class GuardedStore {
     const { fallback } = this;
     const answer =
       fallback === 'open'
-        ? 'requests are let through unlimited'
+        ? 'allowing requests without limiting them'
         : fallback === 'closed'
-          ? 'requests are refused'
-          : 'the fallback limiter decides';
+          ? 'refusing requests'
+          : 'asking the fallback limiter';
     this.config.logger.error(
       `tollgate: the store of rule "${this.config.rule}" failed (${error.message}); ${answer} until it answers again`,
       error,

@@ -16,7 +16,7 @@ describe('a store outage in the log', () => {
     expect(logger.error).toHaveBeenCalledTimes(1);
     const [message, error] = logger.error.mock.calls[0]!;
     expect(message).toMatch(
-      /^tollgate: the store of rule "api" failed \(store call failed: .+\); requests are let through unlimited until it answers again$/,
+      /^tollgate: the store of rule "api" failed \(store call failed: .+\); allowing requests without limiting them until it answers again$/,
     );
     expect(error).toBeInstanceOf(TollgateError);
     store.mode = 'ok';
@@ -33,7 +33,7 @@ describe('a store outage in the log', () => {
     store.mode = 'reject';
     const logger = recordingLogger();
     await createLimiter({ qps: 10, store, breaker: false, logger, onStoreError: 'closed' }).consume('a');
-    expect(logger.error.mock.calls[0]![0]).toMatch(/requests are refused until it answers again$/);
+    expect(logger.error.mock.calls[0]![0]).toMatch(/refusing requests until it answers again$/);
     const console = vi.spyOn(globalThis.console, 'error').mockImplementation(() => {});
     try {
       await createLimiter({ qps: 10, store, breaker: false }).consume('a');
