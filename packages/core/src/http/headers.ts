@@ -122,21 +122,19 @@ const UNSUFFIXED_NAME = 'default';
 
 /**
  * `X-RateLimit-Limit/Remaining/Reset` (reset in epoch seconds, as GitHub and express-rate-limit
- * send it) of the limit named `default` when the rule has one, else of the reported limit. A rule
- * of several limits also sends @nestjs/throttler's fields of every other limit, suffixed with its
- * name: `X-RateLimit-Limit-<name>`, `-Remaining-<name>`, `-Reset-<name>` (seconds from now, as
- * throttler counts them) and, on a denial by that limit, `Retry-After-<name>`.
+ * send it) of the limit named `default` when the rule has one, else of the reported limit; and
+ * @nestjs/throttler's fields of every limit named otherwise (a name given in `limits`, or `name`),
+ * suffixed with its name: `X-RateLimit-Limit-<name>`, `-Remaining-<name>`, `-Reset-<name>`
+ * (seconds from now, as throttler counts them) and, on a denial by that limit, `Retry-After-<name>`.
  */
 function legacyHeaders(decision: Decision): [string, string][] {
   const { limits } = decision;
-  const unsuffixed = limits.length > 1 ? limits.find((part) => part.name === UNSUFFIXED_NAME) : undefined;
-  const main = unsuffixed ?? decision;
+  const main = limits.find((part) => part.name === UNSUFFIXED_NAME) ?? decision;
   const fields: [string, string][] = [
     [FIELD.limit, String(main.limit)],
     [FIELD.remaining, String(Math.max(0, main.remaining))],
     [FIELD.reset, String(ceilSeconds(decision.decidedAtMs + main.resetAfterMs))],
   ];
-  if (limits.length === 1) return fields;
   for (const part of limits) {
     if (part.name === UNSUFFIXED_NAME) continue;
     fields.push(

@@ -44,5 +44,7 @@ function windowRule(fields: Record<string, unknown>): Record<string, unknown> {
   if (max !== undefined && rest.limit !== undefined) throw invalid('max', 'cannot be combined with limit (max is its older name)', max);
   const limit = rest.limit ?? max;
   if (limit === undefined) throw invalid('limit', 'is required with windowMs (the requests a client may make per window)', limit);
-  return { ...rest, algorithm: 'fixed-window', limit, window: windowMs };
+  // Milliseconds by name: a short window is what the user wrote, not seconds meant.
+  const window = typeof windowMs === 'number' && windowMs > 0 && Number.isFinite(windowMs) ? `${windowMs}ms` : windowMs;
+  return { ...rest, algorithm: 'fixed-window', limit, window };
 }
