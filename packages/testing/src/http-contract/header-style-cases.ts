@@ -7,6 +7,8 @@ import { structured } from './structured.js';
 import { type ContractFramework, type ContractHandler, type ContractLimiter, contractRateLimit, type HttpAdapter } from './types.js';
 
 const ok: ContractHandler = () => ({ body: 'ok' });
+/** What these cases read are the fields of decisions the store made: a loaded machine must not hand them to the failure mode. */
+const PATIENT = { timeout: 10_000 } as const;
 
 /** The fields of every `headers` style, as the clients of express-rate-limit and @nestjs/throttler read them. */
 export function headerStyleCases<Limit extends { limiter: ContractLimiter }, Store>(
@@ -17,7 +19,7 @@ export function headerStyleCases<Limit extends { limiter: ContractLimiter }, Sto
   const rateLimit = contractRateLimit(adapter);
   /** Two requests of a 3-per-minute window 10 s apart, then a denied one: the responses. */
   async function responses(options: Record<string, unknown>) {
-    const limit = rateLimit({ windowMs: 60_000, limit: 2, ...options, ...backend.options() });
+    const limit = rateLimit({ windowMs: 60_000, limit: 2, ...options, ...backend.options(), ...PATIENT });
     const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: ok }] });
     const first = await request(app).get('/').expect(200);
     backend.clock.advance(10_000);
@@ -87,7 +89,7 @@ function namedLimitCases<Limit>(
       { name: 'short', algorithm: 'fixed-window', limit: 1, window: '1s' },
       { name: 'default', algorithm: 'fixed-window', limit: 5, window: '1m' },
     ];
-    const limit = rateLimit({ limits, headers: 'draft+legacy', ...backend.options() });
+    const limit = rateLimit({ limits, headers: 'draft+legacy', ...backend.options(), ...PATIENT });
     const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: ok }] });
     const passed = await request(app).get('/').expect(200);
     expect(passed.headers).toMatchObject({
