@@ -8,7 +8,7 @@ export interface Outcome {
   allowed: boolean;
   /** Requests of cost 1 still admissible right now (after this one, when allowed). */
   remaining: number;
-  /** Until the limit is back to full. */
+  /** Until the limit is back to full; Infinity never (a count that never resets). */
   resetAfterMs: number;
   /** Until a request of this cost could pass: 0 when allowed, Infinity when it never can. */
   retryAfterMs: number;

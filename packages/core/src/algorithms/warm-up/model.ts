@@ -84,7 +84,8 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS,
     let stored = p.maxPermits;
     let nextFreeUs = nowUs;
     if (state !== undefined) {
-      stored = state.storedPermits;
+      // At most the maximum of these params: a state stored under others (a rate chosen per call) may hold more.
+      stored = Math.min(p.maxPermits, state.storedPermits);
       nextFreeUs = state.nextFreeUs;
       if (nowUs > nextFreeUs) {
         // Clocks tick in whole ms: a caller back at the first tick after nextFreeUs (its
