@@ -56,6 +56,8 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState, typeof 
   lua: tokenBucketLua,
   fields: TOKEN_BUCKET_FIELDS,
   denialHoldsUntilRetry: true,
+  // Kept until full at the refill rate that wrote it.
+  ttlDependsOnValues: true,
 
   parse(spec, at) {
     const capacity = wholeNumber(spec, 'capacity', at);

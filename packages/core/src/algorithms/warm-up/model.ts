@@ -57,6 +57,8 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS,
   lua: warmUpLua,
   fields: WARM_UP_FIELDS,
   denialHoldsUntilRetry: true,
+  // Kept until fully cold at the rate that wrote it.
+  ttlDependsOnValues: true,
 
   parse(spec, at) {
     const rate = positiveNumber(spec, 'rate', at);
