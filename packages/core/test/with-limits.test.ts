@@ -1,28 +1,17 @@
-import { startRedis } from '@tollgate/testing';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLimiter, type LimiterOptions, MemoryStore, RedisStore, type Store } from '../src/index.js';
 import { errorOf } from './helpers/error-of.js';
+import { useRedisClient } from './helpers/per-file-servers.js';
 
 const now = Date.UTC(2026, 5, 1, 12);
 const clock = () => now;
 
-let redis: Redis;
-let closeRedis: () => Promise<void>;
-beforeAll(async () => {
-  const target = await startRedis();
-  closeRedis = target.close;
-  redis = new Redis(target.url);
-});
-afterAll(async () => {
-  await redis.quit();
-  await closeRedis();
-});
+const redisClient = useRedisClient();
 
 let prefixes = 0;
 const backends: [string, () => Store][] = [
   ['memory', () => new MemoryStore({ clock })],
-  ['redis', () => new RedisStore({ client: redis, time: 'client' })],
+  ['redis', () => new RedisStore({ client: redisClient(), time: 'client' })],
 ];
 
 describe.each(backends)('withLimits, on %s', (_name, storeOf) => {
@@ -133,7 +122,7 @@ describe('withLimits', () => {
   });
 
   it('serves a denial from the deny cache only to the limiter whose values denied it', async () => {
-    const store = new RedisStore({ client: redis, time: 'client' });
+    const store = new RedisStore({ client: redisClient(), time: 'client' });
     const limiter = createLimiter({ algorithm: 'fixed-window', limit: 1, window: '1m', store, clock, prefix: 'deny-cache-values' });
     expect((await limiter.consume('ann')).allowed).toBe(true);
     expect(await limiter.consume('ann')).toMatchObject({ allowed: false, source: 'store' });

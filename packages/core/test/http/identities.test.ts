@@ -1,7 +1,6 @@
-import { startRedis, VirtualClock } from '@tollgate/testing';
+import { VirtualClock } from '@tollgate/testing';
 import fc from 'fast-check';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createHttpLimiter,
   createRuleSet,
@@ -11,6 +10,7 @@ import {
   RedisStore,
   type Store,
 } from '../../src/index.js';
+import { useRedisClient } from '../helpers/per-file-servers.js';
 
 function request(ip: string | undefined, user?: string): HttpRequestInfo {
   return { ip, method: 'GET', path: '/api/items', headers: user === undefined ? {} : { 'x-user': user }, raw: { user } };
@@ -18,22 +18,12 @@ function request(ip: string | undefined, user?: string): HttpRequestInfo {
 
 const byUser = (req: { user?: string }) => req.user;
 
-let redis: Redis;
-let closeRedis: () => Promise<void>;
-beforeAll(async () => {
-  const target = await startRedis();
-  closeRedis = target.close;
-  redis = new Redis(target.url);
-});
-afterAll(async () => {
-  await redis.quit();
-  await closeRedis();
-});
+const redisClient = useRedisClient();
 
 let prefixes = 0;
 const backends: [string, () => Partial<HttpRateLimitOptions> & { store: Store }][] = [
   ['memory', () => ({ store: new MemoryStore() })],
-  ['redis', () => ({ store: new RedisStore({ client: redis, time: 'client' }), prefix: `identities-${++prefixes}` })],
+  ['redis', () => ({ store: new RedisStore({ client: redisClient(), time: 'client' }), prefix: `identities-${++prefixes}` })],
 ];
 
 describe.each(backends)('the keyed operations of an HTTP limiter, on %s', (_name, backend) => {
@@ -150,7 +140,7 @@ describe('identityOf', () => {
 
   it('lets a reset by the user key end a denial the local deny cache holds', async () => {
     const clock = new VirtualClock();
-    const store = new RedisStore({ client: redis, time: 'client' });
+    const store = new RedisStore({ client: redisClient(), time: 'client' });
     const http = createHttpLimiter({ perMinute: 1, clock: clock.now, store, prefix: 'deny-cache', key: byUser });
     expect((await http.check(request('203.0.113.7', 'ann'))).action).toBe('pass');
     expect((await http.check(request('203.0.113.7', 'ann'))).action).toBe('reject');

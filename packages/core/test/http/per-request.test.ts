@@ -1,7 +1,7 @@
-import { startRedis, VirtualClock } from '@tollgate/testing';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { VirtualClock } from '@tollgate/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { createHttpLimiter, type HttpRateLimitOptions, type HttpRequestInfo, type HttpVerdict, RedisStore } from '../../src/index.js';
+import { useRedisClient } from '../helpers/per-file-servers.js';
 
 const PLANS: Record<string, number> = { free: 2, pro: 5, banned: 0 };
 
@@ -157,19 +157,10 @@ describe('the limiter of a rule chosen per request', () => {
 });
 
 describe('on Redis', () => {
-  let redis: Redis;
-  let closeRedis: () => Promise<void>;
-  beforeAll(async () => {
-    const target = await startRedis();
-    closeRedis = target.close;
-    redis = new Redis(target.url);
-  });
-  afterAll(async () => {
-    await redis.quit();
-    await closeRedis();
-  });
+  const redisClient = useRedisClient();
 
   it('decides requests of different values in one script call, each by its value', async () => {
+    const redis = redisClient();
     const store = new RedisStore({ client: redis, time: 'client' });
     const http = limiterOf({ windowMs: 60_000, limit: byPlan, store, prefix: 'per-request' });
     // The script is loaded on the connection first: then each batch is one call.
