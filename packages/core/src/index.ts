@@ -33,6 +33,8 @@ export type {
   HttpRuleSetOptions,
   HttpRuleSpec,
   HttpVerdict,
+  LimitFunction,
+  PerRequest,
   RequestRateLimit,
   ResponseType,
   WindowMsRule,
@@ -48,6 +50,7 @@ export {
   settleWhenDone,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
+export type { LimitValues } from './limit-values.js';
 export type {
   ConsumeOptions,
   CreateLimiterOptions,
@@ -68,7 +71,7 @@ export { shareOfRule } from './resilience/share.js';
 export type { RedisRuleLocation, RedisRuleSetOptions, RuleSetRedisClient } from './rules/redis-rule-set.js';
 export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
 export type { KeySelector, RuleRequest, SelectedKey } from './rules/request.js';
-export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
+export type { LoadRuleSetOptions, RuleClient, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
 export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {
   ConcurrencySpec,

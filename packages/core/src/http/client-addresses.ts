@@ -10,8 +10,12 @@ export interface ClientAddress {
   readonly key: string;
 }
 
+/** What an HTTP limiter stores a request under when it is limited by its client address: `ip:<address>`. */
+export const ADDRESS_PREFIX = 'ip:';
+/** The address of requests without a usable one: they share `ip:unknown`. */
+export const UNKNOWN_ADDRESS = 'unknown';
 /** Requests whose client address is unknown (socket already gone, not an IP) share this identity. */
-const UNKNOWN: ClientAddress = { address: undefined, identity: 'ip:unknown', key: 'unknown' };
+const UNKNOWN: ClientAddress = { address: undefined, identity: `${ADDRESS_PREFIX}${UNKNOWN_ADDRESS}`, key: UNKNOWN_ADDRESS };
 /** Addresses remembered at most; all are forgotten at once when full, so no order is kept. */
 const REMEMBERED = 1024;
 /** The longest address text remembered (IPv6 with an IPv4 tail): a client cannot make it hold long strings. */
@@ -41,5 +45,5 @@ export function clientAddresses(ipv6Subnet: number | false): (ip: string | undef
 }
 
 function addressOf(address: string, key: string): ClientAddress {
-  return { address, identity: `ip:${key}`, key };
+  return { address, identity: `${ADDRESS_PREFIX}${key}`, key };
 }

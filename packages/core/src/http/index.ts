@@ -16,6 +16,8 @@ export type {
   HttpRuleSetOptions,
   HttpRuleSpec,
   HttpVerdict,
+  LimitFunction,
+  PerRequest,
   RequestRateLimit,
   ResponseType,
   WindowMsRule,
