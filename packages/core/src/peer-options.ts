@@ -25,7 +25,8 @@ const POINTERS: Readonly<Record<string, string>> = {
     "is @nestjs/throttler's: use message (a string, an object, or (req, decision) => either); @tollgate/nestjs takes errorMessage as is",
   blockDuration: 'has no equivalent: a denied client is limited until its window or bucket lets it through again',
   points: "is rate-limiter-flexible's: use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
-  duration: "is rate-limiter-flexible's (seconds): use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
+  duration:
+    "is rate-limiter-flexible's (seconds): use { algorithm: 'fixed-window', limit: points, window: duration * 1000 } (duration 0: window: 'forever')",
   keyPrefix: "is rate-limiter-flexible's: use prefix",
   storeClient: "is rate-limiter-flexible's: use store: new RedisStore({ client })",
   insuranceLimiter: "is rate-limiter-flexible's: use onStoreError: { fallback: limiter } (or { fallback: { share } } to build one)",

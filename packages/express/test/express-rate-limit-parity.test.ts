@@ -110,3 +110,28 @@ describe("express-rate-limit's middleware contract", () => {
     }
   });
 });
+
+describe("express-rate-limit's resetKey", () => {
+  it('lets the client named by its address, or by what key returns, start afresh', async () => {
+    const byAddress = rateLimit({ windowMs: 60_000, limit: 1 });
+    const byUser = rateLimit({ windowMs: 60_000, limit: 1, key: (req) => req.get('x-user') });
+    const app = express();
+    app.get('/ip', byAddress, (_req, res) => {
+      res.send('ok');
+    });
+    app.get('/user', byUser, (_req, res) => {
+      res.send('ok');
+    });
+    await request(app).get('/ip').expect(200);
+    await request(app).get('/ip').expect(429);
+    await byAddress.resetKey('127.0.0.1');
+    await request(app).get('/ip').expect(200);
+    await request(app).get('/user').set('x-user', 'ann').expect(200);
+    await request(app).get('/user').set('x-user', 'ann').expect(429);
+    await byUser.resetKey('bob');
+    await request(app).get('/user').set('x-user', 'ann').expect(429);
+    await byUser.resetKey('ann');
+    await request(app).get('/user').set('x-user', 'ann').expect(200);
+    await expect(byAddress.resetKey('ann')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY' });
+  });
+});

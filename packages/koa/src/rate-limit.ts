@@ -1,5 +1,6 @@
 import {
   createHttpLimiter,
+  type HttpLimiter,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
   type HttpRuleSetLimiter,
@@ -26,6 +27,11 @@ declare module 'koa' {
 export type RateLimitMiddleware = Middleware & {
   /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
   readonly limiter: Limiter;
+  /**
+   * express-rate-limit's `resetKey`: the client named by what `key` returns, or by its address,
+   * starts afresh (e.g. after a solved captcha).
+   */
+  readonly resetKey: HttpLimiter['resetKey'];
 };
 
 export type RuleSetRateLimitMiddleware = Middleware & {
@@ -85,5 +91,5 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
   };
   return 'rules' in http
     ? Object.assign(middleware, { rules: http.rules, identitiesOf: http.identitiesOf })
-    : Object.assign(middleware, { limiter: http.limiter });
+    : Object.assign(middleware, { limiter: http.limiter, resetKey: http.resetKey });
 }

@@ -29,4 +29,18 @@ describe.each([
       other: 3,
     });
   });
+
+  it("has express-rate-limit's resetKey: the client named by its address starts afresh", async () => {
+    const app = new Koa();
+    const limit = rateLimit({ windowMs: 60_000, limit: 1 });
+    app.use(limit);
+    app.use((ctx) => {
+      ctx.body = 'ok';
+    });
+    const server = app.callback();
+    await request(server).get('/').expect(200);
+    await request(server).get('/').expect(429);
+    await limit.resetKey('127.0.0.1');
+    await request(server).get('/').expect(200);
+  });
 });

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { createHttpLimiter, invalidOption, MemoryStore, refusePeerOptions, type Store, TollgateError } from '@tollgate/core';
+import {
+  createHttpLimiter,
+  type HttpLimiter,
+  invalidOption,
+  MemoryStore,
+  refusePeerOptions,
+  type Store,
+  TollgateError,
+} from '@tollgate/core';
 import { errorMessageOption } from './error-message.js';
 import { caughtByAppFilter } from './exception-filters.js';
 import type { RateLimitBudget, RateLimitModuleOptions, RateLimitRules, RateLimitSpec, RouteRule } from './options.js';
@@ -77,6 +85,29 @@ export class RateLimitRegistry implements OnModuleInit {
     if (seen) seen.add(limiter);
     else this.checked.set(invocation, new Set([limiter]));
     return false;
+  }
+
+  /**
+   * express-rate-limit's `resetKey` for the whole app: the client named by what a rule's `key`
+   * returns, or by its address, starts afresh in every rule built from `@RateLimit()` or
+   * `defaultRule` that can name it so (a rule without `key` cannot name a client by anything but
+   * its address, and is passed over for another key). A module rule set resets through its
+   * `identitiesOf`.
+   */
+  async resetKey(keyOrAddress: string): Promise<void> {
+    const resets: Promise<void>[] = [];
+    for (const { limiter } of this.byPrefix.values()) {
+      const rule = limiter as Partial<HttpLimiter>;
+      if (rule.identityOf === undefined || rule.resetKey === undefined) continue;
+      try {
+        rule.identityOf(keyOrAddress);
+      } catch (error) {
+        if ((error as TollgateError).code === 'ERR_TOLLGATE_INVALID_KEY') continue;
+        throw error;
+      }
+      resets.push(rule.resetKey(keyOrAddress));
+    }
+    await Promise.all(resets);
   }
 
   enter(context: ExecutionContext, request: unknown): void {

@@ -13,7 +13,7 @@ import { APP_FILTER, APP_GUARD, HttpAdapterHost } from '@nestjs/core';
 import { TollgateError } from '@tollgate/core';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RateLimit, RateLimitGuard, RateLimitModule, RateLimitRejectedException } from '../src/index.js';
+import { RateLimit, RateLimitGuard, RateLimitModule, RateLimitRegistry, RateLimitRejectedException } from '../src/index.js';
 import { PLATFORMS, type Platform, startApp } from './helpers/apps.js';
 
 @Controller('limited')
@@ -182,5 +182,41 @@ describe('options pasted from @nestjs/throttler', () => {
     }
     const boot = startApp('express', { imports: [RateLimitModule.forRoot({})], controllers: [NamedController] });
     await expect(boot).rejects.toThrow("default is @nestjs/throttler's named throttler: use { windowMs: 60000, limit: 3 }");
+  });
+});
+
+describe.each(PLATFORMS)('RateLimitRegistry.resetKey on %s', (platform: Platform) => {
+  it("is express-rate-limit's resetKey for every rule: the client named by its address or its key starts afresh", async () => {
+    @Controller('reset')
+    class ResetController {
+      @Get('ip')
+      @RateLimit({ windowMs: 60_000, limit: 1 })
+      byAddress() {
+        return 'done';
+      }
+
+      @Get('user')
+      @RateLimit({ windowMs: 60_000, limit: 1, key: (req) => req.headers['x-user'] })
+      byUser() {
+        return 'done';
+      }
+    }
+    app = await startApp(platform, {
+      imports: [RateLimitModule.forRoot({})],
+      controllers: [ResetController],
+      providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
+    });
+    const server = app.getHttpServer();
+    const registry = app.get(RateLimitRegistry);
+    await request(server).get('/reset/ip').expect(200);
+    await request(server).get('/reset/ip').expect(429);
+    await request(server).get('/reset/user').set('x-user', 'ann').expect(200);
+    await request(server).get('/reset/user').set('x-user', 'ann').expect(429);
+    // A user key: the address-keyed rule cannot name a client so, and is passed over.
+    await registry.resetKey('ann');
+    await request(server).get('/reset/user').set('x-user', 'ann').expect(200);
+    await request(server).get('/reset/ip').expect(429);
+    await registry.resetKey('127.0.0.1');
+    await request(server).get('/reset/ip').expect(200);
   });
 });

@@ -88,6 +88,7 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   return {
     limiter,
     identityOf,
+    resetKey: (keyOrAddress) => limiter.reset(keyOrAddress).then(() => undefined),
     readsOnlyAddress,
     requestPropertyName: config.requestPropertyName,
     checkNow,

@@ -160,6 +160,12 @@ export interface HttpLimiter extends HttpRequestChecker {
    * limiter without a `key` function.
    */
   identityOf(keyOrAddress: string): string;
+  /**
+   * express-rate-limit's `resetKey`: forgets the state of the client named as `identityOf` takes
+   * it (what `key` returns, or an address), so its next request starts afresh. Rejects with
+   * `ERR_TOLLGATE_INVALID_KEY` as `identityOf` throws.
+   */
+  resetKey(keyOrAddress: string): Promise<void>;
 }
 
 /** An HTTP limiter of a rule set. */
