@@ -7,7 +7,7 @@ export type { Decision, DecisionSource, Lease, LimitDecision, ShadowVerdict } fr
 export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
-export { invalidOption, TollgateError } from './errors.js';
+export { describeValue, invalidOption, TollgateError } from './errors.js';
 export type {
   BreakerCloseEvent,
   BreakerOpenEvent,
@@ -37,11 +37,15 @@ export type {
 } from './http/index.js';
 export {
   createHttpLimiter,
+  FIELD,
   headerText,
   holdUnlessClosed,
   ipIdentity,
   mergeRateLimitHeaders,
   normaliseIp,
+  policyHeader,
+  rateLimitHeader,
+  retryAfterSeconds,
   settleWhenDone,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
@@ -65,6 +69,7 @@ export type { RedisRuleLocation, RedisRuleSetOptions, RuleSetRedisClient } from 
 export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
 export type { KeySelector, RuleRequest, SelectedKey } from './rules/request.js';
 export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
+export { parseRuleText, readRuleFile } from './rules/rule-file.js';
 export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {
   ConcurrencySpec,
