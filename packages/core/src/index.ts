@@ -68,8 +68,8 @@ export { shareOfRule } from './resilience/share.js';
 export type { RedisRuleLocation, RedisRuleSetOptions, RuleSetRedisClient } from './rules/redis-rule-set.js';
 export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
 export type { KeySelector, RuleRequest, SelectedKey } from './rules/request.js';
-export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
 export { parseRuleText, readRuleFile } from './rules/rule-file.js';
+export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
 export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {
   ConcurrencySpec,

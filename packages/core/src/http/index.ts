@@ -1,5 +1,5 @@
-export { createHttpLimiter } from './http-limiter.js';
 export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
+export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
 export { headerText, mergeRateLimitHeaders } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
