@@ -4,7 +4,8 @@ import { type RateLimitUnit, UNIT_MS } from '../config/units.js';
 
 /** A limit a request brought (`RateLimitDescriptor.limit`), as the service enforces it. */
 export interface OverrideLimit {
-  readonly limiter: Limiter;
+  /** Undefined for `requests_per_unit: 0`, which nothing passes. */
+  readonly limiter: Limiter | undefined;
   readonly configured: { name: string; requests_per_unit: number; unit: RateLimitUnit };
   readonly policy: string;
 }
@@ -39,6 +40,8 @@ export class OverrideLimits {
   private build(requestsPerUnit: number, unit: RateLimitUnit): OverrideLimit {
     const { store, clock, events, prefix } = this.context;
     const name = `override-${unit.toLowerCase()}`;
+    const configured = { name, requests_per_unit: requestsPerUnit, unit };
+    if (requestsPerUnit === 0) return { limiter: undefined, configured, policy: '' };
     const limiter = createLimiter({
       ...this.options,
       name,
@@ -51,7 +54,7 @@ export class OverrideLimits {
       ...(clock ? { clock } : {}),
       ...(events ? { events } : {}),
     });
-    return { limiter, configured: { name, requests_per_unit: requestsPerUnit, unit }, policy: policyHeader(limiter.limits) };
+    return { limiter, configured, policy: policyHeader(limiter.limits) };
   }
 }
 
