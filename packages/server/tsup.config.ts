@@ -1,5 +1,9 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base.js';
 
-// The library in both formats, and the `tollgate-server` command as one ESM file.
-export default defineConfig([packageBuild, { ...packageBuild, entry: ['src/cli.ts'], format: ['esm'], dts: false, clean: false }]);
+// `shims`: the CommonJS build finds the .proto files through `import.meta.url` too.
+// The command is one more ESM file, `dist/cli.js`.
+export default defineConfig([
+  { ...packageBuild, shims: true },
+  { ...packageBuild, entry: ['src/cli.ts'], format: ['esm'], dts: false, clean: false },
+]);

@@ -1,5 +1,8 @@
+export type { ConfigSource } from './config/config-files.js';
+export { configFiles } from './config/config-files.js';
 export type { DescriptorDocument, DescriptorOptions, DomainDocument, RateLimitDocument } from './config/document.js';
 export type { LiveConfig, LiveConfigEvents } from './config/live-config.js';
+export type { ConfigFile } from './config/rate-limit-config.js';
 export type { ServerLogger } from './log.js';
 export { jsonLogger } from './log.js';
 export type { ListenOptions, ServerOptions } from './options.js';

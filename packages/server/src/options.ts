@@ -1,5 +1,6 @@
 import type { Clock, Logger, Store } from '@tollgate/core';
 import type { Registry } from 'prom-client';
+import type { ConfigSource } from './config/config-files.js';
 import type { DescriptorOptions, DomainDocument } from './config/document.js';
 import type { CheckOptions } from './transport/check.js';
 
@@ -14,9 +15,9 @@ export interface ServerOptions {
   /**
    * The rate limit config: paths of envoyproxy/ratelimit config files (YAML or JSON, one domain
    * each, or a list of domains) and of folders whose every .yaml, .yml and .json file is one; or
-   * the domain documents themselves.
+   * the domain documents themselves; or a source of config files of your own.
    */
-  config: string | string[] | DomainDocument | DomainDocument[];
+  config: string | string[] | DomainDocument | DomainDocument[] | ConfigSource;
   /** Reload the files when they change, keeping the last good config when a change does not compile. Default true for files. */
   watch?: boolean;
   /** Files naming the same domain add to it instead of being refused. Default false. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type * as grpc from '@grpc/grpc-js';
 import { invalidOption, type Logger, MemoryStore, refuseUnknownFields } from '@tollgate/core';
 import { Registry } from 'prom-client';
-import { configFiles } from './config/config-files.js';
+import { type ConfigSource, configFiles } from './config/config-files.js';
 import { isRecord } from './config/errors.js';
 import { LiveConfig } from './config/live-config.js';
 import { type CompileContext, checkedDefaults, limiterOptions } from './config/rate-limit.js';
@@ -64,20 +64,26 @@ export async function createServer(options: ServerOptions): Promise<TollgateServ
 
 async function loadConfig(options: ServerOptions, context: CompileContext, defaults: Record<string, unknown>, metrics: ServerMetrics) {
   const compile = (files: ConfigFile[]) => compileConfig(files, context, { mergeDomains: options.mergeDomains ?? false, defaults });
-  const given = options.config;
-  const paths =
-    typeof given === 'string' ? [given] : Array.isArray(given) && given.every((item) => typeof item === 'string') ? given : undefined;
+  const source = sourceOf(options.config);
   try {
     const config =
-      paths !== undefined
-        ? await LiveConfig.load(configFiles(paths), compile)
-        : LiveConfig.of([{ name: 'config', document: given }], compile);
+      source !== undefined
+        ? await LiveConfig.load(source, compile)
+        : LiveConfig.of([{ name: 'config', document: options.config }], compile);
     metrics.configLoaded('success', config.current.domains.size);
     return config;
   } catch (error) {
     metrics.configLoaded('error');
     throw error;
   }
+}
+
+/** The files to read, or undefined for documents given as they are. */
+function sourceOf(given: ServerOptions['config']): ConfigSource | undefined {
+  if (typeof given === 'string') return configFiles([given]);
+  if (Array.isArray(given) && given.length > 0 && given.every((item) => typeof item === 'string')) return configFiles(given);
+  if (isRecord(given) && typeof given.read === 'function' && typeof given.watch === 'function') return given as unknown as ConfigSource;
+  return undefined;
 }
 
 function watchConfig(config: LiveConfig, options: ServerOptions, logger: Logger, metrics: ServerMetrics): void {

@@ -1,0 +1,86 @@
+import { dirname, resolve } from 'node:path';
+import { invalidOption, parseDuration, readRuleFile, refuseUnknownFields } from '@tollgate/core';
+import type { ConfigSource } from '../config/config-files.js';
+import { configFiles } from '../config/config-files.js';
+import type { DescriptorOptions, DomainDocument } from '../config/document.js';
+import { isRecord } from '../config/errors.js';
+import type { ListenOptions, ServerOptions } from '../options.js';
+import type { CheckOptions } from '../transport/check.js';
+import type { RedisConnection } from './redis.js';
+
+/** `tollgate.yaml`: the server's settings, and where its rate limit config is. */
+export interface ServerFile {
+  /** envoyproxy/ratelimit config files or folders, relative to this file. */
+  rules?: string | string[];
+  /** The domains themselves, in place of `rules`. */
+  domains?: DomainDocument[];
+  watch?: boolean;
+  mergeDomains?: boolean;
+  /** Absent: the memory store (one process only). */
+  redis?: string | RedisConnection;
+  prefix?: string;
+  defaults?: DescriptorOptions;
+  grpc?: ListenOptions | false;
+  http?: ListenOptions | false;
+  check?: CheckOptions;
+  headers?: boolean;
+  shadow?: boolean;
+  /** `10s`, or milliseconds. */
+  shutdownTimeout?: string | number;
+}
+
+const FILE_FIELDS = {
+  rules: true,
+  domains: true,
+  watch: true,
+  mergeDomains: true,
+  redis: true,
+  prefix: true,
+  defaults: true,
+  grpc: true,
+  http: true,
+  check: true,
+  headers: true,
+  shadow: true,
+  shutdownTimeout: true,
+} as const satisfies Record<keyof ServerFile, true>;
+
+/** The server file read: the options for `createServer` (its config as a source of its own) and how to reach Redis. */
+export interface ServerSetup {
+  options: Omit<ServerOptions, 'config'>;
+  source: ConfigSource;
+  redis: string | RedisConnection | undefined;
+}
+
+export async function readServerFile(path: string): Promise<ServerSetup> {
+  const file = resolve(path);
+  const { document } = await readRuleFile(file);
+  if (!isRecord(document)) throw invalidOption(file, 'must hold an object of server settings', document);
+  refuseUnknownFields(document, FILE_FIELDS);
+  const { rules, domains, redis, shutdownTimeout, ...rest } = document as ServerFile;
+  if ((rules === undefined) === (domains === undefined))
+    throw invalidOption('rules', 'or domains is required (exactly one of them)', rules);
+  const source =
+    rules !== undefined ? configFiles(paths(rules).map((rule) => resolve(dirname(file), rule))) : inlineDomains(configFiles([file]));
+  const timeout = shutdownTimeout === undefined ? undefined : parseDuration(shutdownTimeout, 'shutdownTimeout');
+  return { options: { ...rest, ...(timeout === undefined ? {} : { shutdownTimeout: timeout }) }, source, redis };
+}
+
+function paths(rules: unknown): string[] {
+  const list = Array.isArray(rules) ? rules : [rules];
+  if (list.length === 0 || !list.every((rule) => typeof rule === 'string' && rule !== '')) {
+    throw invalidOption('rules', 'must be a path or a list of paths', rules);
+  }
+  return list as string[];
+}
+
+/** The server file as the config source: its `domains` are the config, reloaded when the file changes. */
+function inlineDomains(source: ConfigSource): ConfigSource {
+  return {
+    ...source,
+    async read() {
+      const { text, files } = await source.read();
+      return { text, files: files.map(({ name, document }) => ({ name, document: (document as { domains?: unknown }).domains })) };
+    },
+  };
+}
