@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { status } from '@grpc/grpc-js';
 import { RedisProcess } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitRequest, RateLimitResponse } from '../src/index.js';

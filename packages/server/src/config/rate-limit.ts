@@ -101,6 +101,7 @@ function ruleSpec(raw: Fields, path: string, headerName: string): { spec: RuleSp
       if (raw[field] !== undefined) throw configError(`${path}.${field}`, `cannot be combined with ${given[0]}`, raw[field]);
     }
     if (given.length === 2) throw configError(`${path}.limits`, 'cannot be combined with limit', raw.limits);
+    refuseHolding(raw, path);
     if (raw.limit !== undefined) return { spec: namedSpec(raw.limit, headerName), configured: undefined };
     return { spec: { limits: raw.limits as LimitSpec[] }, configured: undefined };
   }
@@ -113,6 +114,29 @@ function ruleSpec(raw: Fields, path: string, headerName: string): { spec: RuleSp
   const configured = { name: headerName, requests_per_unit: count, unit };
   if (count === 0) return { spec: undefined, configured };
   return { spec: { name: headerName, ...algorithmSpec(raw, path, count, UNIT_MS[unit]) }, configured };
+}
+
+/**
+ * Refuses the modes that admit a request to be held before it goes on (leaky-bucket shaping,
+ * reserve): a gateway asking the service passes or rejects, it cannot hold.
+ */
+function refuseHolding(raw: Fields, path: string): void {
+  const specs =
+    raw.limit !== undefined
+      ? [[`${path}.limit`, raw.limit]]
+      : Array.isArray(raw.limits)
+        ? raw.limits.map((spec, i) => [`${path}.limits[${i}]`, spec])
+        : [];
+  for (const [at, spec] of specs as [string, unknown][]) {
+    const mode = isRecord(spec) ? spec.mode : undefined;
+    if (mode === 'shaping' || mode === 'reserve') {
+      throw configError(
+        `${at}.mode`,
+        'cannot be used here: it admits requests to be held back, which a gateway asking this service cannot do',
+        mode,
+      );
+    }
+  }
 }
 
 /** `requests_per_unit` per `unit` in the chosen algorithm's own terms. */
@@ -151,10 +175,11 @@ function buildLimiter(spec: RuleSpec, path: string, owner: LimitOwner, context: 
   } catch (error) {
     throw prefixed(error, '');
   }
+  const options = limiterOptions(owner.options, owner.path);
   try {
     return createLimiter({
       ...spec,
-      ...limiterOptions(owner.options, owner.path),
+      ...options,
       shadow: owner.shadow,
       store: context.store,
       prefix: `${context.prefix}:${digest(owner.fullKey)}`,
