@@ -44,8 +44,11 @@ export interface ServerOptions {
   shadow?: boolean;
   /** Where metrics are registered. Default: a registry of the server's own. */
   registry?: Registry;
-  /** Where the server reports what happens (start, reloads, failures). Default: JSON lines on standard output. */
-  logger?: Logger;
+  /**
+   * Where the server reports what happens: failures to `error`, and, when the logger has an
+   * `info` (console, pino and winston loggers do), its start, reloads and shutdown. Default: JSON lines on standard output.
+   */
+  logger?: Logger & { info?(message: string): void };
   /** Longest wait for calls in flight on `close()` before their connections are cut. Default 10000 ms. */
   shutdownTimeout?: number;
 }
