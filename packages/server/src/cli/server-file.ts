@@ -2,29 +2,25 @@ import { dirname, resolve } from 'node:path';
 import { invalidOption, parseDuration, readRuleFile, refuseUnknownFields } from '@tollgate/core';
 import type { ConfigSource } from '../config/config-files.js';
 import { configFiles } from '../config/config-files.js';
-import type { DescriptorOptions, DomainDocument } from '../config/document.js';
+import type { DomainDocument } from '../config/document.js';
 import { isRecord } from '../config/errors.js';
-import type { ListenOptions, ServerOptions } from '../options.js';
-import type { CheckOptions } from '../transport/check.js';
+import type { ServerOptions } from '../options.js';
 import type { RedisConnection } from './redis.js';
 
+/** The settings of `createServer` a server file holds as they are. */
+type FileSettings = Pick<
+  ServerOptions,
+  'watch' | 'mergeDomains' | 'prefix' | 'defaults' | 'grpc' | 'http' | 'check' | 'headers' | 'shadow'
+>;
+
 /** `tollgate.yaml`: the server's settings, and where its rate limit config is. */
-export interface ServerFile {
+export interface ServerFile extends FileSettings {
   /** envoyproxy/ratelimit config files or folders, relative to this file. */
   rules?: string | string[];
   /** The domains themselves, in place of `rules`. */
   domains?: DomainDocument[];
-  watch?: boolean;
-  mergeDomains?: boolean;
   /** Absent: the memory store (one process only). */
   redis?: string | RedisConnection;
-  prefix?: string;
-  defaults?: DescriptorOptions;
-  grpc?: ListenOptions | false;
-  http?: ListenOptions | false;
-  check?: CheckOptions;
-  headers?: boolean;
-  shadow?: boolean;
   /** `10s`, or milliseconds. */
   shutdownTimeout?: string | number;
 }
