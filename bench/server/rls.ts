@@ -2,7 +2,8 @@
 // identities in rotation): calls per second at saturation, p50/p99 latency at half that load
 // (open loop: each call timed from when it was due, so a stall counts for every call it delays),
 // and the CPU per decision of the server process over the in-process limiter on the same Redis
-// (in-process.ts, same fixed window, same identities, same calls in flight).
+// (in-process.ts, same fixed window, same identities, same calls in flight), beside the CPU per
+// call of a gRPC server of the same API that decides nothing (floor.ts: what @grpc/grpc-js costs).
 // CPU is read from /proc (user + system time of the process), which the load of other processes
 // on the machine does not add to; throughput and latency move with it, so the run says its load average.
 // Usage: pnpm --filter @tollgate/bench bench:server [--seconds=10] [--rounds=3]
@@ -30,7 +31,23 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
-async function startServer(redisUrl: string): Promise<{ pid: number; port: number; stop(): void }> {
+/** A child process printing `listening: gRPC <port>`; `stop()` sends it SIGTERM. */
+async function startProcess(args: string[]): Promise<{ pid: number; port: number; stop(): void }> {
+  const child = spawn(process.execPath, args, { cwd: benchDir, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let printed = '';
+    child.stdout!.on('data', (chunk) => {
+      printed += chunk;
+      const match = /listening: gRPC (\d+)/.exec(printed);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${printed}`)));
+  });
+  return { pid: child.pid!, port, stop: () => child.kill('SIGTERM') };
+}
+
+/** `tollgate-server` (the built command) on Redis, with one descriptor whose limit is never reached. */
+function startServer(redisUrl: string) {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-server-'));
   const config = join(dir, 'tollgate.yaml');
   writeFileSync(
@@ -46,17 +63,7 @@ domains:
         rate_limit: { unit: minute, requests_per_unit: 4000000000 }
 `,
   );
-  const child = spawn(process.execPath, [cli, '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let printed = '';
-    child.stdout!.on('data', (chunk) => {
-      printed += chunk;
-      const match = /listening: gRPC (\d+)/.exec(printed);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`tollgate-server exited with ${code}: ${printed}`)));
-  });
-  return { pid: child.pid!, port, stop: () => child.kill('SIGTERM') };
+  return startProcess([cli, '--config', config]);
 }
 
 const request = (i: number) => ({ domain: 'bench', descriptors: [{ entries: [{ key: 'user', value: `u${i % IDENTITIES}` }] }] });
@@ -92,7 +99,8 @@ async function latencies(client: RateLimitClient, rate: number, seconds: number)
       const dueAt = started + (sent / rate) * 1000;
       pending.push(client.shouldRateLimit(request(sent)).then(() => void times.push(performance.now() - dueAt)));
     }
-    await new Promise((resolve) => setImmediate(resolve));
+    // A timer, not a spin: the generator shares the 2 cores with the server.
+    await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(pending);
   return times.sort((a, b) => a - b);
@@ -118,14 +126,19 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 const redis = await startRedis();
 const server = await startServer(redis.url);
+const floor = await startProcess(['--import', 'tsx', 'server/floor.ts']);
 const client = createRateLimitClient(`127.0.0.1:${server.port}`);
+const floorClient = createRateLimitClient(`127.0.0.1:${floor.port}`);
 const rounds: Record<string, number>[] = [];
 try {
-  await saturate(client, server.pid, 3); // warm-up: JIT, connections, the identities' keys
+  // Warm up: JIT, connections, the identities' keys.
+  await saturate(client, server.pid, 3);
+  await saturate(floorClient, floor.pid, 3);
   for (let round = 0; round < ROUNDS; round++) {
     const loadBefore = machine().loadAverage;
     const { rate, cpuMicros } = await saturate(client, server.pid, SECONDS);
     const half = await latencies(client, rate / 2, SECONDS);
+    const floorRun = await saturate(floorClient, floor.pid, SECONDS);
     const baseline = await inProcess(redis.url, SECONDS);
     const baselineMicros = baseline.cpuMicros / baseline.decisions;
     rounds.push({
@@ -135,6 +148,8 @@ try {
       halfLoadCallsPerSecond: Math.round(rate / 2),
       p50Ms: Number(quantile(half, 0.5).toFixed(3)),
       p99Ms: Number(quantile(half, 0.99).toFixed(3)),
+      floorCallsPerSecond: Math.round(floorRun.rate),
+      floorCpuMicrosPerCall: Number(floorRun.cpuMicros.toFixed(1)),
       inProcessDecisionsPerSecond: Math.round(baseline.decisions / baseline.seconds),
       inProcessCpuMicrosPerDecision: Number(baselineMicros.toFixed(1)),
       cpuRatio: Number((cpuMicros / baselineMicros).toFixed(2)),
@@ -143,7 +158,9 @@ try {
   }
 } finally {
   client.close();
+  floorClient.close();
   server.stop();
+  floor.stop();
   await redis.close();
 }
 writeResults('server', { machine: machine(), seconds: SECONDS, concurrency: CONCURRENCY, identities: IDENTITIES, rounds });
