@@ -158,4 +158,30 @@ describe('createServer options', () => {
     expect(second.statuses[0]!.code).toBe('OVER_LIMIT');
     await server.close();
   });
+
+  it('config.update() applies new domain documents; one that does not compile is refused and the config in force stays', async () => {
+    const server = await start({});
+    const request = { domain: 'd', descriptors: [{ entries: [{ key: 'k', value: 'v' }] }] };
+    const reloads: string[][] = [];
+    server.config.on('reload', ({ domains }) => reloads.push(domains));
+    server.config.update([
+      { name: 'new', document: { domain: 'd', descriptors: [{ key: 'k', rate_limit: { unit: 'hour', requests_per_unit: 9 } }] } },
+    ]);
+    expect(reloads).toEqual([['d']]);
+    expect((await server.service.shouldRateLimit(request)).statuses[0]!.current_limit).toMatchObject({
+      requests_per_unit: 9,
+      unit: 'HOUR',
+    });
+    expect(() =>
+      server.config.update([{ name: 'bad', document: { domain: 'd', descriptors: [{ key: 'k', rate_limit: { unit: 'eon' } }] } }]),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'ERR_TOLLGATE_INVALID_RULES',
+        message: expect.stringMatching(/^bad: descriptors\[0\]\.rate_limit\.unit invalid rate limit unit 'eon'/),
+      }),
+    );
+    expect((await server.service.shouldRateLimit(request)).statuses[0]!.current_limit).toMatchObject({ requests_per_unit: 9 });
+    expect(await server.config.reload()).toBe(false);
+    await server.close();
+  });
 });
