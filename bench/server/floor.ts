@@ -31,7 +31,8 @@ const response = {
     { key: 'ratelimit', value: '"user";r=1000;t=60' },
   ],
 };
-const server = new grpc.Server();
+// As the server has it: channelz off.
+const server = new grpc.Server({ 'grpc.enable_channelz': 0 });
 server.addService(definition, {
   ShouldRateLimit(_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) {
     callback(null, response);
