@@ -42,16 +42,36 @@ export function createServerMetrics(registry: Registry, prefix = 'tollgate_'): S
     registers,
   });
   const domains = new Gauge({ name: `${prefix}server_config_domains`, help: 'Domains in the config in force', registers });
+  // Label sets bound once and kept: prom-client hashes a label object on every call otherwise.
+  const callChildren = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+  const descriptorChildren = new Map<string, { inc(): void }>();
   return {
     limiterEvents: createTollgateMetrics({ registry, prefix }).events,
     call(transport, code, seconds) {
-      calls.inc({ transport, code });
-      durations.observe({ transport }, seconds);
+      const id = `${transport} ${code}`;
+      let child = callChildren.get(id);
+      if (child === undefined) {
+        const counter = calls.labels(transport, code);
+        const histogram = durations.labels(transport);
+        child = { count: () => counter.inc(), time: (s) => histogram.observe(s) };
+        callChildren.set(id, child);
+      }
+      child.count();
+      child.time(seconds);
     },
     descriptor(domain, metricKey, outcome) {
       const shadow = outcome.kind === 'decided' ? outcome.decision.shadow : undefined;
-      const over = isOver(outcome) || shadow?.allowed === false;
-      descriptors.inc({ domain, descriptor: metricKey, code: over ? 'OVER_LIMIT' : 'OK', shadow: shadow === undefined ? 'false' : 'true' });
+      const code = isOver(outcome) || shadow?.allowed === false ? 'OVER_LIMIT' : 'OK';
+      const shadowed = shadow === undefined ? 'false' : 'true';
+      const id = `${domain}\0${metricKey}\0${code}\0${shadowed}`;
+      let child = descriptorChildren.get(id);
+      if (child === undefined) {
+        // The label sets are as many as the config's descriptors (and, with detailed_metric or value_to_metric, their values).
+        if (descriptorChildren.size >= 10_000) descriptorChildren.clear();
+        child = descriptors.labels(domain, metricKey, code, shadowed);
+        descriptorChildren.set(id, child);
+      }
+      child.inc();
     },
     configLoaded(result, count) {
       reloads.inc({ result });
