@@ -1,4 +1,5 @@
 import type { Decision } from '@tollgate/core';
+import type { CompiledDomain } from '../config/domain.js';
 import { type DescriptorEntry, matchDescriptor } from '../config/match.js';
 import type { CompiledLimit } from '../config/rate-limit.js';
 import type { RateLimitConfig } from '../config/rate-limit-config.js';
@@ -60,12 +61,7 @@ export function createRateLimitService(options: RateLimitServiceOptions): RateLi
 
 const NONE: Plan = { kind: 'none' };
 
-function plan(
-  descriptor: RateLimitDescriptor,
-  domain: NonNullable<ReturnType<RateLimitConfig['domains']['get']>>,
-  requestCost: number | undefined,
-  overrides: OverrideLimits,
-): Plan {
+function plan(descriptor: RateLimitDescriptor, domain: CompiledDomain, requestCost: number | undefined, overrides: OverrideLimits): Plan {
   const entries = descriptor.entries as DescriptorEntry[];
   const cost = costOf(descriptor, requestCost);
   if (descriptor.limit !== undefined && descriptor.limit !== null) {
@@ -147,6 +143,7 @@ function checkRequest(request: RateLimitRequest): { domain: string; descriptors:
     }
     for (const entry of entries) {
       if (typeof entry.key !== 'string' || entry.key === '') throw new RequestError('every descriptor entry must have a key');
+      // Unset fields are left out of a message: an empty value arrives as none.
       if (typeof entry.value !== 'string') entry.value = '';
     }
   }
