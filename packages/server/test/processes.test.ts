@@ -162,8 +162,9 @@ descriptors:
       await own.kill();
       killed = true;
       await load;
+      // Every call answered within its deadline (a call past it would be a DEADLINE_EXCEEDED error).
       expect(results.filter((result) => result.error !== undefined)).toEqual([]);
-      expect(Math.max(...results.map((result) => result.ms))).toBeLessThan(1000);
+      expect(Math.max(...results.map((result) => result.ms))).toBeLessThan(1500);
       const afterKill = results.filter((result) => result.afterKill);
       expect(afterKill.length).toBeGreaterThan(20);
       expect(new Set(afterKill.filter((result) => result.key === 'strict').map((result) => result.code))).toEqual(new Set(['OVER_LIMIT']));
