@@ -4,25 +4,20 @@
 // and the CPU per decision of the server process over the in-process limiter on the same Redis
 // (in-process.ts, same fixed window, same identities, same calls in flight), beside the CPU per
 // call of a gRPC server of the same API that decides nothing (floor.ts: what @grpc/grpc-js costs).
-// CPU is read from /proc (user + system time of the process), which the load of other processes
-// on the machine does not add to; throughput and latency move with it, so the run says its load average.
+// CPU is read from /proc (user + system time of the process); throughput, latency and CPU time all
+// move with what else the machine runs, so each round says its load average (instructions.ts
+// counts instructions instead, which do not move).
 // Usage: pnpm --filter @tollgate/bench bench:server [--seconds=10] [--rounds=3]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { createRateLimitClient, type RateLimitClient } from '@tollgate/server';
 import { startRedis } from '@tollgate/testing';
 import { machine, writeResults } from '../results.js';
+import { benchDir, CONCURRENCY, IDENTITIES, request, serverArgs, startProcess } from './shared.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
 const SECONDS = Number(args.seconds ?? 10);
 const ROUNDS = Number(args.rounds ?? 3);
-const CONCURRENCY = 64;
-const IDENTITIES = 1000;
-const benchDir = fileURLToPath(new URL('..', import.meta.url));
-const cli = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
 /** User + system CPU seconds a process has used so far (/proc/<pid>/stat, fields 14 and 15). */
@@ -30,43 +25,6 @@ function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
-
-/** A child process printing `listening: gRPC <port>`; `stop()` sends it SIGTERM. */
-async function startProcess(args: string[]): Promise<{ pid: number; port: number; stop(): void }> {
-  const child = spawn(process.execPath, args, { cwd: benchDir, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let printed = '';
-    child.stdout!.on('data', (chunk) => {
-      printed += chunk;
-      const match = /listening: gRPC (\d+)/.exec(printed);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${printed}`)));
-  });
-  return { pid: child.pid!, port, stop: () => child.kill('SIGTERM') };
-}
-
-/** `tollgate-server` (the built command) on Redis, with one descriptor whose limit is never reached. */
-function startServer(redisUrl: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-server-'));
-  const config = join(dir, 'tollgate.yaml');
-  writeFileSync(
-    config,
-    `grpc: { host: 127.0.0.1, port: 0 }
-http: false
-redis: ${redisUrl}
-prefix: bench-${Date.now()}
-domains:
-  - domain: bench
-    descriptors:
-      - key: user
-        rate_limit: { unit: minute, requests_per_unit: 4000000000 }
-`,
-  );
-  return startProcess([cli, '--config', config]);
-}
-
-const request = (i: number) => ({ domain: 'bench', descriptors: [{ entries: [{ key: 'user', value: `u${i % IDENTITIES}` }] }] });
 
 /** Closed loop, CONCURRENCY calls in flight for `seconds`: calls per second and the server's CPU µs per call. */
 async function saturate(client: RateLimitClient, pid: number, seconds: number): Promise<{ rate: number; cpuMicros: number }> {
@@ -125,8 +83,8 @@ function inProcess(redisUrl: string, seconds: number): Promise<{ decisions: numb
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 const redis = await startRedis();
-const server = await startServer(redis.url);
-const floor = await startProcess(['--import', 'tsx', 'server/floor.ts']);
+const server = await startProcess(process.execPath, serverArgs(redis.url));
+const floor = await startProcess(process.execPath, ['--import', 'tsx', 'server/floor.ts']);
 const client = createRateLimitClient(`127.0.0.1:${server.port}`);
 const floorClient = createRateLimitClient(`127.0.0.1:${floor.port}`);
 const rounds: Record<string, number>[] = [];
@@ -159,8 +117,8 @@ try {
 } finally {
   client.close();
   floorClient.close();
-  server.stop();
-  floor.stop();
+  await server.stop();
+  await floor.stop();
   await redis.close();
 }
 writeResults('server', { machine: machine(), seconds: SECONDS, concurrency: CONCURRENCY, identities: IDENTITIES, rounds });
