@@ -1,7 +1,8 @@
 // Redis CPU per decision, read from INFO commandstats: the time Redis spent inside the script
 // calls (EVAL/EVALSHA) divided by the decisions they carried. A busy machine hardly moves it,
 // unlike throughput. Every algorithm with 1, 2 and 3 limits per rule, the usual qps + perMinute +
-// perDay rule, and a minimal hand-written GCRA script (one call per decision), in the same run.
+// perDay rule, the fixed window with its limit chosen per call among 1, 4 or 64 values, and a
+// minimal hand-written GCRA script (one call per decision), in the same run.
 // Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5] [--only=<case substring>]   (writes results/redis-cost.json)
 import { createLimiter, type LimitSpec, RedisStore, type RuleSpec } from '@tollgate/core';
 import { RedisProcess } from '@tollgate/testing';
@@ -118,6 +119,26 @@ function limiterOp(client: Redis, rule: RuleSpec, prefix: string): (identity: st
   };
 }
 
+/**
+ * The 1-limit fixed window with its limit chosen per call (`withLimits`), rotating through
+ * `values` distinct limits: a batch then carries up to `values` rules, each sent once.
+ */
+function chosenPerCallOp(client: Redis, values: number, prefix: string): (identity: string) => Promise<unknown> {
+  const limiter = createLimiter({
+    ...ALGORITHMS['fixed-window']!(0),
+    store: new RedisStore({ client }),
+    prefix,
+    timeout: 60_000,
+    breaker: false,
+    denyCache: false,
+  });
+  let call = 0;
+  return async (identity) => {
+    const decision = await limiter.withLimits({ limit: BIG - (call++ % values) }).consume(identity);
+    if (decision.source !== 'store' || !decision.allowed) throw new Error(`${prefix}: not admitted by the store (${decision.source})`);
+  };
+}
+
 /** The ceiling of a one-call-per-decision design: GCRA in four commands, nothing else. */
 const MINIMAL_GCRA = `
 local t = redis.call('TIME')
@@ -148,6 +169,10 @@ function cases(client: Redis): Case[] {
     { name: 'minimal GCRA script (TIME, GET, SET EX), 1 call per decision', algorithm: 'minimal', limits: 1, op: minimalOp(client) },
     { name: 'qps + perMinute + perDay (gcra)', algorithm: 'gcra', limits: 3, op: limiterOp(client, DAILY_RULE, 'daily') },
   ];
+  for (const values of [1, 4, 64]) {
+    const name = `fixed-window, 1 limit chosen per call among ${values} value${values > 1 ? 's' : ''} (withLimits)`;
+    all.push({ name, algorithm: 'fixed-window (chosen per call)', limits: 1, op: chosenPerCallOp(client, values, `bench-${all.length}`) });
+  }
   const algorithms = { ...ALGORITHMS, 'gcra (state expired at every decision)': EXPIRING_GCRA };
   for (const [algorithm, spec] of Object.entries(algorithms)) {
     for (const limits of [1, 2, 3]) {

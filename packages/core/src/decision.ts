@@ -51,8 +51,12 @@ export interface Decision {
   /** Of the limit reported: the most restrictive one (lowest remaining; when denied, longest retry). */
   limit: number;
   remaining: number;
+  /** Until the limit is back to full; Infinity for a count that never resets (`window: 'forever'`). */
   resetAfterMs: number;
-  /** 0 when allowed; Infinity when the cost exceeds what the limit can ever admit. */
+  /**
+   * 0 when allowed; Infinity when the request can never pass under these limits: a cost above what
+   * the limit admits at once, a limit of 0, a count that never resets spent.
+   */
   retryAfterMs: number;
   /** Shaping: hold the request this long, then pass it on. 0 when not shaped. */
   delayMs: number;

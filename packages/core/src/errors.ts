@@ -6,7 +6,9 @@ export type TollgateErrorCode =
   | 'ERR_TOLLGATE_INVALID_OPTION'
   | 'ERR_TOLLGATE_INVALID_RULES'
   | 'ERR_TOLLGATE_STORE'
-  | 'ERR_TOLLGATE_WAIT_TIMEOUT';
+  | 'ERR_TOLLGATE_WAIT_TIMEOUT'
+  /** An operation on a limiter whose limit is chosen per request, before `withLimits` chose it. */
+  | 'ERR_TOLLGATE_LIMIT_NOT_CHOSEN';
 
 export class TollgateError extends Error {
   readonly code: TollgateErrorCode;

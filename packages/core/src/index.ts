@@ -32,6 +32,8 @@ export type {
   HttpRuleSetOptions,
   HttpRuleSpec,
   HttpVerdict,
+  LimitFunction,
+  PerRequest,
   ResponseType,
   WindowMsRule,
 } from './http/index.js';
@@ -49,6 +51,7 @@ export {
   settleWhenDone,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
+export type { LimitValues } from './limit-values.js';
 export type {
   ConsumeOptions,
   CreateLimiterOptions,
@@ -69,7 +72,7 @@ export type { RedisRuleLocation, RedisRuleSetOptions, RuleSetRedisClient } from 
 export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
 export type { KeySelector, RuleRequest, SelectedKey } from './rules/request.js';
 export { parseRuleText, readRuleFile } from './rules/rule-file.js';
-export type { LoadRuleSetOptions, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
+export type { LoadRuleSetOptions, RuleClient, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
 export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {
   ConcurrencySpec,

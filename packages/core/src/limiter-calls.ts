@@ -1,6 +1,7 @@
 import { type Decision, type LimitInfo, limitInfo, toDecision } from './decision.js';
+import { TollgateError } from './errors.js';
 import { assertIdentity, encodeIdentity, type Keyspace, keyspacesFor } from './keys.js';
-import type { LimiterConfig } from './limiter-config.js';
+import type { ChosenField, LimiterConfig } from './limiter-config.js';
 import { DecisionReport } from './limiter-report.js';
 import { GuardedStore, type StoreFailureAnswer } from './resilience/guarded-store.js';
 import { MemoryStore } from './stores/memory-store.js';
@@ -22,8 +23,9 @@ export class LimiterCalls {
   private readonly infos: readonly LimitInfo[];
   private readonly decisions: DecisionReport;
   private readonly guarded: GuardedStore;
-  /** The last key checked and its encoded identity: a client's requests tend to follow each other. */
+  /** The last key checked, the key it is stored under and its encoded identity: a client's requests tend to follow each other. */
   private lastKey: unknown = NO_KEY_YET;
+  private lastStored = '';
   private lastIdentity = '';
 
   constructor(
@@ -43,24 +45,29 @@ export class LimiterCalls {
     this.guarded = new GuardedStore(config, fallback, this.infos, this.decisions);
   }
 
-  /** Runs one operation of `cost` for `key` on `checked` (default: every limit of the rule). */
+  /**
+   * Runs one operation of `cost` for `key` on `checked` (default: every limit of the rule). Every
+   * operation comes through here (or `consumeNow`): the key is checked and mapped (`keyOf`) once,
+   * and the deny cache, events and leases all see the key as stored.
+   */
   run(kind: OperationKind, key: string, cost: number, token = '', checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
     try {
       const operation = this.operation(kind, key, cost, token, checked);
-      if (this.memory === undefined) return this.guarded.call(operation, key);
-      return Promise.resolve(this.inMemory(this.memory, operation, key));
+      if (this.memory === undefined) return this.guarded.call(operation, this.lastStored);
+      return Promise.resolve(this.inMemory(this.memory, operation, this.lastStored));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`. */
+  /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`, named by the key as stored. */
   consume(key: string, cost: number, checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
     if (!this.needsToken) return this.run('consume', key, cost, '', checked);
     const token = uniqueToken();
     const decision = this.run('consume', key, cost, token, checked);
     if (!this.holdsLeases) return decision;
-    return decision.then((admitted) => withLease(admitted, key, token));
+    const stored = this.lastStored;
+    return decision.then((admitted) => withLease(admitted, stored, token));
   }
 
   /** Whether `consumeNow` may be called: the store is the memory store, which never waits. */
@@ -71,18 +78,22 @@ export class LimiterCalls {
   /** The consume of cost 1 on every limit, decided before this returns (`answersNow` only); throws what `consume` would reject with. */
   consumeNow(key: string): Decision {
     const token = this.needsToken ? uniqueToken() : '';
-    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.config.limits), key);
-    return this.holdsLeases ? withLease(decision, key, token) : decision;
+    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.config.limits), this.lastStored);
+    return this.holdsLeases ? withLease(decision, this.lastStored, token) : decision;
   }
 
   private operation(kind: OperationKind, key: string, cost: number, token: string, checked: readonly BoundLimit[]): StoreOperation {
+    if (this.config.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.config.chosenPerCall);
     return { kind, identity: this.identityOf(key), keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.() };
   }
 
+  /** The encoded identity of `key`; `lastStored` is then the key as stored (`keyOf` applied). */
   private identityOf(key: string): string {
     if (key !== this.lastKey) {
       assertIdentity(key);
-      this.lastIdentity = encodeIdentity(key);
+      const stored = this.config.keyOf === undefined ? key : this.config.keyOf(key);
+      this.lastIdentity = encodeIdentity(stored);
+      this.lastStored = stored;
       this.lastKey = key;
     }
     return this.lastIdentity;
@@ -94,6 +105,19 @@ export class LimiterCalls {
     const verdict = toDecision(operation.kind, result, this.infos, operation.cost, result.decidedAtMs ?? this.config.now());
     return this.decisions.report(operation, key, verdict, 0);
   }
+}
+
+/**
+ * The error of an operation that needs the rule's values on a limiter whose values are chosen per
+ * request: they hold a placeholder until `withLimits` gives them.
+ */
+function limitNotChosen(chosen: readonly ChosenField[]): TollgateError {
+  const { field, path } = chosen[0]!;
+  return new TollgateError(
+    'ERR_TOLLGATE_LIMIT_NOT_CHOSEN',
+    `${path} is chosen per request: withLimits({ ${field}: <value> }) gives the limiter of a value (reset and release work as they are)`,
+    path,
+  );
 }
 
 /** Only a store decision holds a slot: policy and fallback answers took none here. */

@@ -23,12 +23,25 @@ export const LIMITER_FIELDS = {
   events: true,
 } as const satisfies Record<keyof LimiterOptions, true>;
 
-/** What answers when the store cannot: a policy, a limiter, or the options of a fallback limiter to build. */
-export type FailureAnswer = 'open' | 'closed' | { limiter: Limiter } | { build: CreateLimiterOptions };
+/**
+ * What answers when the store cannot: a policy, a limiter, or the options of a fallback limiter
+ * to build from a `share` of the rule.
+ */
+export type FailureAnswer = 'open' | 'closed' | { limiter: Limiter } | { build: CreateLimiterOptions; share: number };
+
+/** A count or rate of a limit chosen per call (`limits[limit]`'s `field`, a function over HTTP). */
+export interface ChosenField {
+  limit: number;
+  field: string;
+  /** The field as its options name it (`limit`, `limits[1].perDay`). */
+  path: string;
+}
 
 /** A limiter's options, checked once and resolved. */
 export interface LimiterConfig {
   readonly rule: string;
+  /** The rule as written: `withLimits` chooses values for its counts and rates. */
+  readonly spec: RuleSpec;
   readonly limits: readonly BoundLimit[];
   readonly store: Store;
   /** The `clock` option, passed with every store call; `undefined` lets the store keep time. */
@@ -42,6 +55,18 @@ export interface LimiterConfig {
   readonly denyCache: DenyCache | undefined;
   readonly onStoreError: FailureAnswer;
   readonly events: LimiterEvents;
+  /**
+   * Maps the key a caller gives to the key stored (e.g. the HTTP limiter's `identityOf`: a user
+   * key or a client address to `key:<it>` or `ip:<address>`); must return a key already mapped
+   * as it is. Absent: keys are stored as given.
+   */
+  readonly keyOf?: ((key: string) => string) | undefined;
+  /**
+   * Fields of the rule whose value is chosen per call (an HTTP rule's `limit: (req) => ...`): the
+   * limits hold a placeholder there, so every operation but `reset` and `release` is refused
+   * until `withLimits` gives their values. Absent: the rule's values are its own.
+   */
+  readonly chosenPerCall?: readonly ChosenField[] | undefined;
 }
 
 /** Splits `createLimiter`'s options into the rule and the rest, and checks both. */
@@ -77,6 +102,7 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
   const now = clock ?? Date.now;
   return {
     rule,
+    spec,
     limits,
     store,
     clock,
@@ -118,5 +144,5 @@ function failureAnswer(
     prefix,
     denyCache: false,
   };
-  return { build: build as CreateLimiterOptions };
+  return { build: build as CreateLimiterOptions, share };
 }

@@ -1,5 +1,6 @@
 import type { Decision, Lease } from './decision.js';
 import type { LimiterEventName, LimiterListener, LimiterListeners } from './events.js';
+import type { LimitValues } from './limit-values.js';
 import type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 import type { DenyCacheOptions } from './resilience/deny-cache.js';
 import type { RuleSpec } from './spec.js';
@@ -94,6 +95,17 @@ export interface Limiter {
    * had reserved. A `concurrency` limit's slot comes back as `decision.lease`, as with `consume`.
    */
   wait(key: string, options?: WaitOptions): Promise<Decision>;
+  /**
+   * This limiter with `values` chosen for counts and rates of its rule (`{ limit: 500 }`, or
+   * `{ limits: { daily: { perDay: 10_000 } } }` by limit name): per plan, per tenant, per call.
+   * It keeps the same state (storage keys are named by limit name and algorithm, not by values),
+   * so a client whose limit changes keeps its count; store, prefix, failure mode, breaker, deny
+   * cache and listeners are this limiter's. The same values give the same limiter object (the
+   * last 256 distinct ones are kept). Values are merged onto the rule as written, always this
+   * limiter's own rule (`a.withLimits(x).withLimits(y)` is `a.withLimits(y)`); a bad one throws
+   * `ERR_TOLLGATE_INVALID_SPEC` naming it (`withLimits.limit`).
+   */
+  withLimits(values: LimitValues): Limiter;
   /** Adds a listener; returns a function that removes it. */
   on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void;
 }

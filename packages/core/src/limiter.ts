@@ -1,8 +1,10 @@
 import type { Decision } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
+import { assertIdentity } from './keys.js';
 import { LimiterCalls } from './limiter-calls.js';
 import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './limiter-config.js';
 import type { CreateLimiterOptions, Limiter } from './limiter-types.js';
+import { createVariants, type Variants } from './limiter-variants.js';
 import type { StoreFailureAnswer } from './resilience/guarded-store.js';
 import { createWaiter } from './wait/wait.js';
 
@@ -23,8 +25,16 @@ export function createLimiter(options: CreateLimiterOptions): Limiter {
 
 /** The limiter of options already checked. */
 export function limiterOf(config: LimiterConfig): Limiter {
+  const answer = config.onStoreError;
+  const fallback = failureAnswer(answer);
+  const share = typeof answer === 'object' && 'share' in answer ? answer.share : undefined;
+  return buildLimiter(config, fallback, createVariants(config, fallback, share, buildLimiter));
+}
+
+/** A limiter of `config`, answered by `fallback` when its store fails; `variants` gives its `withLimits`. */
+function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, variants: Variants): Limiter {
   const { rule, limits, breakers, events } = config;
-  const calls = new LimiterCalls(config, failureAnswer(config.onStoreError));
+  const calls = new LimiterCalls(config, fallback);
   const waiter = createWaiter({
     limits,
     now: config.now,
@@ -57,11 +67,28 @@ export function limiterOf(config: LimiterConfig): Limiter {
       const cost = options?.cost ?? 1;
       return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
     },
-    wait: (key, waitOptions) => waiter.wait(key, waitOptions),
+    wait(key, waitOptions) {
+      // Waiters line up per key as stored, the key leases name.
+      try {
+        return waiter.wait(storedKey(config, key), waitOptions);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    withLimits: (values) => variants.of(values),
     on: (event, listener) => events.on(event, listener),
   };
   if (calls.answersNow) immediateConsumes.set(limiter, (key) => calls.consumeNow(key));
+  limiterVariants.set(limiter, variants);
   return limiter;
+}
+
+/** The `withLimits` of every limiter built here, with the error paths a caller names (the HTTP layer's). */
+const limiterVariants = new WeakMap<Limiter, Variants>();
+
+/** For a limiter built here: what answers its `withLimits`, taking the paths errors name its fields by. */
+export function variantsOf(limiter: Limiter): Variants | undefined {
+  return limiterVariants.get(limiter);
 }
 
 /** The consume of limiters whose store answers at once (the memory store); see `consumeNowOf`. */
@@ -74,6 +101,12 @@ const immediateConsumes = new WeakMap<Limiter, (key: string) => Decision>();
  */
 export function consumeNowOf(limiter: Limiter): ((key: string) => Decision) | undefined {
   return immediateConsumes.get(limiter);
+}
+
+function storedKey({ keyOf }: LimiterConfig, key: string): string {
+  if (keyOf === undefined) return key;
+  assertIdentity(key);
+  return keyOf(key);
 }
 
 function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {

@@ -8,15 +8,17 @@ import { invalidSpec } from './errors.js';
  * The shorthand fields, each GCRA's `rate` under another name, with the period it fixes
  * (`rate` itself keeps the spec's own `period`). Listed in the order error messages name them.
  */
-const SHORTHAND_PERIODS: Readonly<Record<string, Duration | undefined>> = {
+const SHORTHAND_PERIODS = {
   qps: 1000,
   rate: undefined,
   perSecond: '1s',
   perMinute: '1m',
   perHour: '1h',
   perDay: '1d',
-};
-const SHORTHANDS = Object.keys(SHORTHAND_PERIODS);
+} as const satisfies Readonly<Record<string, Duration | undefined>>;
+/** The fields of a shorthand spec that hold GCRA's rate under another name (and `rate` itself). */
+export type ShorthandName = keyof typeof SHORTHAND_PERIODS;
+const SHORTHANDS = Object.keys(SHORTHAND_PERIODS) as ShorthandName[];
 
 /** What a shorthand spec may carry: GCRA's fields, and the shorthands of the kind of GCRA's `rate`. */
 const SHORTHAND_FIELDS: SpecFields = {

@@ -33,10 +33,14 @@ export interface TokenBucketSpec extends Named, ReserveMode {
   refillAmount?: number;
   refillInterval?: Duration;
 }
+/**
+ * At most `limit` requests per `window`, counted from an identity's first request. `limit: 0`
+ * admits nothing; `window: 'forever'` (or `Infinity`) never resets the count: a lifetime quota.
+ */
 export interface FixedWindowSpec extends Named {
   algorithm: 'fixed-window';
   limit: number;
-  window: Duration;
+  window: Duration | 'forever';
 }
 /** Guava SmoothWarmingUp: after idleness starts at `rate / coldFactor`, reaching `rate` over `warmup`. */
 export interface WarmUpSpec extends Named {
@@ -136,11 +140,14 @@ const UNITS: readonly [string, number][] = [
 
 /**
  * What an unnamed limit of a multi-limit rule is called in headers: its window in the largest
- * whole unit (`1s`, `15m`, `1d`, `500ms`); a concurrency limit, which has no window, `concurrency`.
+ * whole unit (`1s`, `15m`, `1d`, `500ms`); a concurrency limit, which has no window, `concurrency`;
+ * a count that never resets, `forever`.
  */
 function limitLabel({ algorithm, params }: Omit<BoundLimit, 'name'>): string {
   if (algorithm.release !== undefined) return algorithm.name;
-  const ms = Math.max(1, Math.round(algorithm.policy(params).windowMs));
+  const { windowMs } = algorithm.policy(params);
+  if (!Number.isFinite(windowMs)) return 'forever';
+  const ms = Math.max(1, Math.round(windowMs));
   const unit = UNITS.find(([, size]) => ms % size === 0);
   return unit === undefined ? `${ms}ms` : `${ms / unit[1]}${unit[0]}`;
 }

@@ -3,6 +3,7 @@ import {
   type Decision,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
+  type HttpRuleSetLimiter,
   type HttpRuleSetOptions,
   type HttpVerdict,
   headerText,
@@ -35,6 +36,12 @@ export type RateLimitMiddleware = RequestHandler & {
 export type RuleSetRateLimitMiddleware = RequestHandler & {
   /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
   readonly rules: RuleSet;
+  /**
+   * Every rule and tier limiting a client known by its address, user id or headers, with its
+   * limiter and key (an address grouped as requests are): reset it everywhere with
+   * `for (const { limiter, key } of middleware.identitiesOf({ ip, user })) await limiter.reset(key)`.
+   */
+  readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
 };
 
 function requestInfo(req: Request): HttpRequestInfo {
@@ -101,5 +108,7 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
     if (verdict instanceof Promise) verdict.then((known) => apply(known, req, res, next, handler), next);
     else apply(verdict, req, res, next, handler);
   };
-  return 'rules' in http ? Object.assign(middleware, { rules: http.rules }) : Object.assign(middleware, { limiter: http.limiter });
+  return 'rules' in http
+    ? Object.assign(middleware, { rules: http.rules, identitiesOf: http.identitiesOf })
+    : Object.assign(middleware, { limiter: http.limiter });
 }

@@ -3,6 +3,7 @@ import {
   type Decision,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
+  type HttpRuleSetLimiter,
   type HttpRuleSetOptions,
   headerText,
   holdUnlessClosed,
@@ -29,6 +30,12 @@ export type RateLimitMiddleware = Middleware & {
 export type RuleSetRateLimitMiddleware = Middleware & {
   /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
   readonly rules: RuleSet;
+  /**
+   * Every rule and tier limiting a client known by its address, user id or headers, with its
+   * limiter and key (an address grouped as requests are): reset it everywhere with
+   * `for (const { limiter, key } of middleware.identitiesOf({ ip, user })) await limiter.reset(key)`.
+   */
+  readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
 };
 
 function requestInfo(ctx: Context): HttpRequestInfo {
@@ -74,5 +81,7 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
     if (verdict.delayMs > 0 && !(await holdUnlessClosed(ctx.res, verdict.delayMs))) return;
     await next();
   };
-  return 'rules' in http ? Object.assign(middleware, { rules: http.rules }) : Object.assign(middleware, { limiter: http.limiter });
+  return 'rules' in http
+    ? Object.assign(middleware, { rules: http.rules, identitiesOf: http.identitiesOf })
+    : Object.assign(middleware, { limiter: http.limiter });
 }

@@ -30,6 +30,7 @@ export class NestLimit {
     this.limiter = {
       peek: async (key) => (await resolved).peek(key),
       consume: async (key) => (await resolved).consume(key),
+      reset: async (key) => (await resolved).reset(key),
     };
   }
 

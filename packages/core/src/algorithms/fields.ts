@@ -43,6 +43,15 @@ export function positiveNumber<K extends string>(spec: SpecValues<K>, key: NoInf
   return value;
 }
 
+/** A whole number >= 0 (a count of 0 admits nothing); `fallback` when the field is absent and a fallback is given. */
+export function wholeNumber<K extends string>(spec: SpecValues<K>, key: NoInfer<K>, at: FieldPath<K>, fallback?: number): number {
+  const value = spec[key] ?? fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidSpec(at(key), 'must be a whole number >= 0', spec[key]);
+  }
+  return value;
+}
+
 /** A whole number >= 1; `fallback` when the field is absent and a fallback is given. */
 export function positiveInteger<K extends string>(spec: SpecValues<K>, key: NoInfer<K>, at: FieldPath<K>, fallback?: number): number {
   const value = spec[key] ?? fallback;
@@ -87,8 +96,17 @@ type ReserveField = FieldName<typeof RESERVE_FIELDS>;
 
 /** `limit` units per `window`: the params of the window algorithms. */
 export interface LimitPerWindow {
+  /** 0 admits nothing. */
   limit: number;
+  /** Infinity: a count that never resets (`window: 'forever'`, fixed window only). */
   windowMs: number;
+}
+
+/** What `window` is for a count that never resets (fixed window): `'forever'`, or `Infinity`. */
+export const FOREVER = 'forever';
+
+function isForever(window: unknown): boolean {
+  return window === FOREVER || window === Number.POSITIVE_INFINITY;
 }
 
 /** The fields of the window algorithms: at most `limit` requests per `window`. */
@@ -96,8 +114,23 @@ export const LIMIT_PER_WINDOW_FIELDS = { limit: 'count', window: 'duration' } as
 
 type LimitPerWindowField = FieldName<typeof LIMIT_PER_WINDOW_FIELDS>;
 
+/** `limit` (>= 0) per `window`; `'forever'` is refused with a pointer to the fixed window. */
 export function limitPerWindow(spec: SpecValues<LimitPerWindowField>, at: FieldPath<LimitPerWindowField>): LimitPerWindow {
-  return { limit: positiveInteger(spec, 'limit', at), windowMs: span(spec, 'window', at) };
+  if (isForever(spec.window)) {
+    throw invalidSpec(
+      at('window'),
+      "cannot be 'forever' here: a count that never resets is { algorithm: 'fixed-window', window: 'forever' }",
+      spec.window,
+    );
+  }
+  return { limit: wholeNumber(spec, 'limit', at), windowMs: span(spec, 'window', at) };
+}
+
+/** As `limitPerWindow`, and `window: 'forever'` (or Infinity) for a count that never resets. */
+export function limitPerWindowOrForever(spec: SpecValues<LimitPerWindowField>, at: FieldPath<LimitPerWindowField>): LimitPerWindow {
+  if (isForever(spec.window)) return { limit: wholeNumber(spec, 'limit', at), windowMs: Number.POSITIVE_INFINITY };
+  if (spec.window === 0) throw invalidSpec(at('window'), "must be >= 1 ms; a count that never resets is window: 'forever'", 0);
+  return limitPerWindow(spec, at);
 }
 
 /** What every window algorithm hands to its Lua step and advertises in headers. */

@@ -8,7 +8,7 @@ export interface Outcome {
   allowed: boolean;
   /** Requests of cost 1 still admissible right now (after this one, when allowed). */
   remaining: number;
-  /** Until the limit is back to full. */
+  /** Until the limit is back to full; Infinity never (a count that never resets). */
   resetAfterMs: number;
   /** Until a request of this cost could pass: 0 when allowed, Infinity when it never can. */
   retryAfterMs: number;
@@ -90,6 +90,15 @@ export interface Algorithm<P, S, F extends SpecFields = SpecFields, N extends st
    * serves only rules whose every algorithm says so.
    */
   readonly denialHoldsUntilRetry?: boolean;
+  /**
+   * True when how long a state must be kept (`ttlMs`) depends on counts or rates that may be
+   * chosen per call (`withLimits`): past that time the state reads as no state only under the
+   * values that wrote it. Read under other values, a store that has dropped it (the memory store,
+   * Redis on its own clock) answers as for a fresh identity, one that still holds it (Redis keeps
+   * states `ttlSlackMs` longer on a client clock) from what it holds: never more than the values
+   * in force allow either way, but the stores may then differ.
+   */
+  readonly ttlDependsOnValues?: boolean;
   /**
    * Gives `cost` back. `next` is the state left behind (undefined: nothing to give back),
    * kept `ttlMs` (<= 0: delete it); the outcome is what a request of cost 1 would now get.

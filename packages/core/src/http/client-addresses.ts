@@ -8,8 +8,12 @@ export interface ClientAddress {
   readonly identity: string;
 }
 
+/** What an HTTP limiter stores a request under when it is limited by its client address: `ip:<address>`. */
+export const ADDRESS_PREFIX = 'ip:';
+/** The address of requests without a usable one: they share `ip:unknown`. */
+export const UNKNOWN_ADDRESS = 'unknown';
 /** Requests whose client address is unknown (socket already gone, not an IP) share this identity. */
-const UNKNOWN: ClientAddress = { address: undefined, identity: 'ip:unknown' };
+const UNKNOWN: ClientAddress = { address: undefined, identity: `${ADDRESS_PREFIX}${UNKNOWN_ADDRESS}` };
 /** Addresses remembered at most; all are forgotten at once when full, so no order is kept. */
 const REMEMBERED = 1024;
 /** The longest address text remembered (IPv6 with an IPv4 tail): a client cannot make it hold long strings. */
@@ -28,7 +32,7 @@ export function clientAddresses(ipv6Subnet: number | false): (ip: string | undef
     let client = remembered.get(ip);
     if (client === undefined) {
       const address = normaliseIp(ip);
-      client = address === undefined ? UNKNOWN : { address, identity: `ip:${ipIdentity(address, ipv6Subnet)}` };
+      client = address === undefined ? UNKNOWN : { address, identity: `${ADDRESS_PREFIX}${ipIdentity(address, ipv6Subnet)}` };
       if (ip.length <= LONGEST_REMEMBERED) {
         if (remembered.size === REMEMBERED) remembered.clear();
         remembered.set(ip, client);

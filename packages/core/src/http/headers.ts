@@ -27,8 +27,8 @@ export function ceilSeconds(ms: number): number {
  * `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11), one list member per limit:
  * `"name";q=<quota>;w=<window seconds>`, or `"name";q=<slots>;qu="concurrent-requests"` for a
  * concurrency limit, which has no time window. `q` is what the limit admits at once (in reserve
- * mode the burst plus what it may borrow), the same units `r` counts. It never changes for a
- * rule, so it is built once. A window shorter than a second, or not a whole number of seconds,
+ * mode the burst plus what it may borrow), the same units `r` counts; a count that never resets
+ * (`window: 'forever'`) has no `w`. It never changes for a rule, so it is built once. A window shorter than a second, or not a whole number of seconds,
  * is rounded up: the policy then understates the rate, and a client that follows it is never limited.
  */
 export function policyHeader(limits: readonly BoundLimit[]): string {
@@ -36,7 +36,9 @@ export function policyHeader(limits: readonly BoundLimit[]): string {
     .map((limit) => {
       const { quota, windowMs, unit } = limit.algorithm.policy(limit.params);
       const item = `"${limit.name}";q=${Math.floor(quota)}`;
-      return unit === 'concurrent-requests' ? `${item};qu="concurrent-requests"` : `${item};w=${Math.max(1, ceilSeconds(windowMs))}`;
+      if (unit === 'concurrent-requests') return `${item};qu="concurrent-requests"`;
+      // A count that never resets has no window: `w` is optional (-11 §2.1), and must not be 0.
+      return Number.isFinite(windowMs) ? `${item};w=${Math.max(1, ceilSeconds(windowMs))}` : item;
     })
     .join(', ');
 }
@@ -53,15 +55,18 @@ export function retryAfterSeconds(decision: Decision): number | undefined {
 /**
  * The effective window `t` of one limit, in ms (-11 §4.1.2: the time within which the client can
  * use no more than `r`). With units left: until the limit is full again. Exhausted: until one
- * unit is back (a denial's own wait, or what the algorithm's policy tells), never later; omitted
- * when that is unknown, and for concurrency, which has no time window.
+ * unit is back (a denial's own wait, or what the algorithm's policy tells), never later. Omitted
+ * when that is unknown or never (a limit of 0, a count that never resets), and for concurrency,
+ * which has no time window.
  */
 function effectiveWindowMs(part: LimitDecision): number | undefined {
   const { policy } = part;
-  if (policy.unit === 'concurrent-requests') return undefined;
-  if (part.remaining > 0) return part.resetAfterMs;
-  if (!part.allowed && Number.isFinite(part.retryAfterMs)) return part.retryAfterMs;
-  return policy.refillMs === undefined ? undefined : Math.max(0, part.resetAfterMs - policy.refillMs);
+  if (policy.unit === 'concurrent-requests' || part.limit === 0) return undefined;
+  let windowMs: number | undefined;
+  if (part.remaining > 0) windowMs = part.resetAfterMs;
+  else if (!part.allowed && Number.isFinite(part.retryAfterMs)) windowMs = part.retryAfterMs;
+  else windowMs = policy.refillMs === undefined ? undefined : Math.max(0, part.resetAfterMs - policy.refillMs);
+  return windowMs !== undefined && Number.isFinite(windowMs) ? windowMs : undefined;
 }
 
 /**
@@ -96,10 +101,12 @@ export function decisionHeaders(style: HeaderStyle | false, policy: string, deci
 }
 
 function legacyHeaders(decision: Decision): [string, string][] {
-  return [
+  const headers: [string, string][] = [
     [FIELD.limit, String(decision.limit)],
     [FIELD.remaining, String(Math.max(0, decision.remaining))],
-    // Epoch seconds, as GitHub and express-rate-limit send it.
-    [FIELD.reset, String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))],
   ];
+  // Epoch seconds, as GitHub and express-rate-limit send it; none for a count that never resets.
+  if (Number.isFinite(decision.resetAfterMs))
+    headers.push([FIELD.reset, String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))]);
+  return headers;
 }

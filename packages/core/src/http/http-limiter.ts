@@ -1,12 +1,15 @@
 import { describeValue, TollgateError } from '../errors.js';
-import { consumeNowOf, limiterOf } from '../limiter.js';
+import { consumeNowOf, limiterOf, variantsOf } from '../limiter.js';
 import { configureLimiter } from '../limiter-config.js';
-import { bindRule } from '../spec.js';
+import type { LimiterOptions } from '../limiter-types.js';
+import { bindRule, type RuleSpec } from '../spec.js';
 import { type ClientAddress, clientAddresses } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
-import { policyHeader } from './headers.js';
+import { identityMapper, KEY_PREFIX } from './identities.js';
 import { refuseForeignOptions, translateMigratedOptions } from './migrated-options.js';
 import { splitInlineOptions, withDefaultPrefix } from './options.js';
+import { limiterChooser, splitPerRequest } from './per-request.js';
+import { policyOf } from './policies.js';
 import { createRuleSetHttpLimiter } from './rule-set-http-limiter.js';
 import type { HttpLimiter, HttpRateLimitOptions, HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
@@ -35,15 +38,14 @@ export function createHttpLimiter(options: HttpRateLimitOptions | HttpRuleSetOpt
 function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   const { behaviour, limiter: limiterOptions, rule } = splitInlineOptions(options);
   const config = parseHttpConfig(behaviour);
-  const limits = bindRule(rule);
-  const build = (prefix: string) => limiterOf(configureLimiter(rule, limits, { ...limiterOptions, prefix }));
-  const limiter = limiterOptions.prefix === undefined ? withDefaultPrefix(limits, build) : build(limiterOptions.prefix);
-
   const { key, skip, isAllowed, ipv6Subnet } = config;
-  const policy = policyHeader(limiter.limits);
+  const clientOf = clientAddresses(ipv6Subnet);
+  const identityOf = identityMapper(key !== undefined, clientOf, ipv6Subnet);
+  const { limiter, choose } = inlineLimiter(rule, limiterOptions, identityOf);
+  const policy = policyOf(limiter);
   const { decide, verdictOf } = verdictMaker(config);
   const consumeNow = consumeNowOf(limiter);
-  const clientOf = clientAddresses(ipv6Subnet);
+  const readsOnlyAddress = skip === undefined && key === undefined && choose === undefined;
 
   async function identify(info: HttpRequestInfo, client: ClientAddress): Promise<string> {
     const custom = key === undefined ? undefined : await key(info.raw, info);
@@ -52,12 +54,15 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     if (typeof custom !== 'string') {
       throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a string or undefined (got ${describeValue(custom)})`, 'key');
     }
-    return `key:${custom}`;
+    return `${KEY_PREFIX}${custom}`;
   }
 
   async function checkWithCallbacks(info: HttpRequestInfo, client: ClientAddress): Promise<HttpVerdict> {
     if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
-    return decide(limiter, policy, await identify(info, client), info.raw);
+    const identity = await identify(info, client);
+    if (choose === undefined) return decide(limiter, policy, identity, info.raw);
+    const chosen = await choose(info.raw, info);
+    return decide(chosen, policyOf(chosen), identity, info.raw);
   }
 
   /** The common case, no callbacks: on the memory store, free of promises unless the request is rejected. */
@@ -73,17 +78,34 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   function checkNow(info: HttpRequestInfo): HttpVerdict | Promise<HttpVerdict> {
     const client = clientOf(info.ip);
     if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIP;
-    if (skip === undefined && key === undefined) return decideByAddress(client.identity, info.raw);
+    if (readsOnlyAddress) return decideByAddress(client.identity, info.raw);
     return checkWithCallbacks(info, client);
   }
 
   return {
     limiter,
-    readsOnlyAddress: skip === undefined && key === undefined,
+    identityOf,
+    readsOnlyAddress,
     checkNow,
     check(info) {
       const verdict = checkNow(info);
       return verdict instanceof Promise ? verdict : Promise.resolve(verdict);
     },
   };
+}
+
+/**
+ * The core limiter of an inline rule, keys mapped by `identityOf`, and, when counts or rates of
+ * the rule are functions of the request, what chooses the limiter of each request (the rule's
+ * limiter then refuses what needs those values: see `LimiterConfig.chosenPerCall`).
+ */
+function inlineLimiter(rule: RuleSpec, options: LimiterOptions, identityOf: (key: string) => string) {
+  const { bindable, fields } = splitPerRequest(rule);
+  const limits = bindRule(bindable);
+  const chosenPerCall = fields.length > 0 ? fields : undefined;
+  const build = (prefix: string) =>
+    limiterOf({ ...configureLimiter(bindable, limits, { ...options, prefix }), keyOf: identityOf, chosenPerCall });
+  const limiter = options.prefix === undefined ? withDefaultPrefix(limits, build) : build(options.prefix);
+  const choose = chosenPerCall === undefined ? undefined : limiterChooser(fields, limiter, variantsOf(limiter)!);
+  return { limiter, choose };
 }

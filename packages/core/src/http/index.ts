@@ -15,6 +15,8 @@ export type {
   HttpRuleSetOptions,
   HttpRuleSpec,
   HttpVerdict,
+  LimitFunction,
+  PerRequest,
   ResponseType,
   WindowMsRule,
 } from './types.js';

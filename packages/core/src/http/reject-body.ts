@@ -24,7 +24,8 @@ function json(contentType: string, payload: object): RejectBody {
 }
 
 function describe(decision: Decision): string {
-  if (!Number.isFinite(decision.retryAfterMs)) return 'Too many requests: this request exceeds what the limit can ever admit.';
+  // Never: a limit of 0, a count that never resets spent, or a cost above what the limit admits.
+  if (!Number.isFinite(decision.retryAfterMs)) return 'Too many requests: the limit admits no more.';
   const seconds = ceilSeconds(decision.retryAfterMs);
   return `Too many requests: retry in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 }

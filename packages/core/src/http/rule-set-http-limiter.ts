@@ -1,16 +1,14 @@
 import { describeValue, TollgateError } from '../errors.js';
-import type { Limiter } from '../limiter-types.js';
-import { type ClientAddress, clientAddresses } from './client-addresses.js';
+import type { RuleClient, RuleMatch } from '../rules/rule-set.js';
+import { type ClientAddress, clientAddresses, UNKNOWN_ADDRESS } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
-import { policyHeader } from './headers.js';
 import { BEHAVIOUR_FIELDS } from './options.js';
+import { policyOf } from './policies.js';
 import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
 
 const SKIP: HttpVerdict = { action: 'skip' };
 const SKIPPED = Promise.resolve(SKIP);
-/** The address rules see for a request without a usable one: all such requests share `ip:unknown`, as inline. */
-const UNKNOWN_ADDRESS = 'unknown';
 /** The options a rule set takes; `key` is among them only to be refused first, with a reason of its own. */
 const RULE_SET_FIELDS = { ...BEHAVIOUR_FIELDS, rules: true, user: true } as const satisfies Record<keyof HttpRuleSetOptions, true>;
 
@@ -27,26 +25,21 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
   const { skip, isAllowed, ipv6Subnet } = config;
   const { decide } = verdictMaker(config);
   const clientOf = clientAddresses(ipv6Subnet);
-  // The policy header of a rule never changes; reloaded rules bring new limiters (and the old ones are collected).
-  const policies = new WeakMap<Limiter, string>();
-
-  function policyOf(limiter: Limiter): string {
-    let policy = policies.get(limiter);
-    if (policy === undefined) {
-      policy = policyHeader(limiter.limits);
-      policies.set(limiter, policy);
-    }
-    return policy;
-  }
 
   function decideMatch(info: HttpRequestInfo, client: ClientAddress, userId: string | undefined): Promise<HttpVerdict> {
-    const { address } = client;
-    const ip = address ?? UNKNOWN_ADDRESS;
+    const ip = client.address ?? UNKNOWN_ADDRESS;
     const match = rules.match({ method: info.method, path: info.path, ip, headers: info.headers, user: userId });
     if (match === undefined) return SKIPPED;
-    // Keyed by the client address: grouped by `ipv6Subnet`, as inline (requests without one share `ip:unknown`).
-    const identity = match.selector === 'ip' && address !== undefined ? client.identity : match.key;
-    return decide(match.limiter, policyOf(match.limiter), identity, info.raw);
+    return decide(match.limiter, policyOf(match.limiter), identityIn(match, client), info.raw);
+  }
+
+  function identitiesOf({ ip, user, headers }: RuleClient): RuleMatch[] {
+    const client = ip === undefined ? undefined : clientOf(ip);
+    if (ip !== undefined && client?.address === undefined && ip !== UNKNOWN_ADDRESS) {
+      throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `ip must be a client address (got ${describeValue(ip)})`, 'ip');
+    }
+    const matches = rules.keysOf({ ip: client === undefined ? undefined : (client.address ?? UNKNOWN_ADDRESS), user, headers });
+    return client === undefined ? matches : matches.map((match) => ({ ...match, key: identityIn(match, client) }));
   }
 
   async function checkWithCallbacks(info: HttpRequestInfo, client: ClientAddress): Promise<HttpVerdict> {
@@ -56,6 +49,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
 
   return {
     rules,
+    identitiesOf,
     check(info) {
       const client = clientOf(info.ip);
       if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIPPED;
@@ -63,6 +57,11 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
       return checkWithCallbacks(info, client);
     },
   };
+}
+
+/** Keyed by the client address: grouped by `ipv6Subnet`, as inline (requests without one share `ip:unknown`). */
+function identityIn(match: RuleMatch, client: ClientAddress): string {
+  return match.selector === 'ip' && client.address !== undefined ? client.identity : match.key;
 }
 
 function validateRuleSetOptions(options: HttpRuleSetOptions): void {

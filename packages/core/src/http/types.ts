@@ -1,7 +1,8 @@
 import type { Decision } from '../decision.js';
+import type { PerCallFieldName } from '../limit-values.js';
 import type { Limiter, LimiterOptions } from '../limiter-types.js';
-import type { RuleSet } from '../rules/rule-set.js';
-import type { RuleSpec } from '../spec.js';
+import type { RuleClient, RuleMatch, RuleSet } from '../rules/rule-set.js';
+import type { LimitSpec } from '../spec.js';
 
 /** What an adapter extracts from its framework's request. */
 export interface HttpRequestInfo {
@@ -67,13 +68,28 @@ export interface HttpBehaviourOptions {
 }
 
 /**
+ * A count or rate of a rule chosen for each request, sync or async, from the framework's request
+ * and its info: `limit: (req) => plans[req.user.plan]`. Throwing or rejecting fails the request
+ * as a throwing `key()` does (the framework's error handling); a value the field cannot take
+ * rejects with `ERR_TOLLGATE_INVALID_SPEC`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
+export type LimitFunction = (req: any, info: HttpRequestInfo) => number | Promise<number>;
+
+/** A spec whose counts and rates (`limit`, `burst`, `capacity`, `qps`, `perMinute`...) may be `LimitFunction`s. */
+export type PerRequest<S> = S extends unknown ? { [K in keyof S]: K extends PerCallFieldName ? S[K] | LimitFunction : S[K] } : never;
+
+/**
  * express-rate-limit's rule, accepted as is: `limit` (or its older name `max`) requests per
  * `windowMs` milliseconds, a fixed window per client starting with its first request.
  */
-export type WindowMsRule = { name?: string; windowMs: number } & ({ limit: number } | { max: number });
+export type WindowMsRule = { name?: string; windowMs: number } & ({ limit: number | LimitFunction } | { max: number | LimitFunction });
 
-/** A rule as the HTTP layer takes it: any spec form of createLimiter, or express-rate-limit's `{ windowMs, limit }`. */
-export type HttpRuleSpec = RuleSpec | WindowMsRule;
+/**
+ * A rule as the HTTP layer takes it: any spec form of createLimiter, or express-rate-limit's
+ * `{ windowMs, limit }`, each count and rate a number or a function of the request.
+ */
+export type HttpRuleSpec = PerRequest<LimitSpec> | { limits: readonly PerRequest<LimitSpec>[] } | WindowMsRule;
 
 /** Options every adapter accepts: a rule (any spec form of createLimiter, incl. `limits: [...]`) plus the HTTP behaviour. */
 export type HttpRateLimitOptions = HttpRuleSpec & LimiterOptions & HttpBehaviourOptions;
@@ -110,14 +126,35 @@ export interface HttpRequestChecker {
 
 /** An HTTP limiter of one rule given inline. */
 export interface HttpLimiter extends HttpRequestChecker {
-  /** The core limiter underneath. */
+  /**
+   * The core limiter underneath. Its keyed operations (`reset`, `peek`, `refund`, ...) take what
+   * a client is known by, mapped through `identityOf`: `limiter.reset('203.0.113.7')`, or
+   * `limiter.reset(userId)` when the `key` function returns user ids.
+   */
   readonly limiter: Limiter;
+  /**
+   * The identity (the key as stored, as decision events report it) of a client named by what
+   * the `key` function returns (when there is one) or by its address (normalised, IPv6 grouped by
+   * `ipv6Subnet`); `key:<yours>` and `ip:<address>` name either kind explicitly and map to
+   * themselves. Throws `ERR_TOLLGATE_INVALID_KEY` for a bare string that is not an address on a
+   * limiter without a `key` function.
+   */
+  identityOf(keyOrAddress: string): string;
 }
 
 /** An HTTP limiter of a rule set. */
 export interface HttpRuleSetLimiter extends HttpRequestChecker {
   /** The rule set it matches requests against. */
   readonly rules: RuleSet;
+  /**
+   * Every rule and tier (in force now) that limits a client known by `client` — its address,
+   * user id (`user()`), headers (names in lower case; `x-api-key` for `apiKey` rules) — with its
+   * limiter and the key it limits the client under (an address grouped as requests are), whatever
+   * the method, path and tier conditions. Resetting a client in every rule:
+   * `for (const { limiter, key } of http.identitiesOf({ ip, user })) await limiter.reset(key)`.
+   * Throws `ERR_TOLLGATE_INVALID_KEY` when `ip` is not an address.
+   */
+  identitiesOf(client: RuleClient): RuleMatch[];
 }
 
 export type HttpVerdict =

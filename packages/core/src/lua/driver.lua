@@ -119,7 +119,12 @@ local function write_packed(key, rule, old, fresh, fresh_ttl)
       for d = at + 1, at + size[s] - 1 do fresh[d] = 0 end
     end
   end
-  if kept then longest = math.max(longest, redis.call('PTTL', key)) end
+  if kept then
+    -- -1: the key has no expiry (a limit's state kept FOREVER).
+    local pttl = redis.call('PTTL', key)
+    if pttl == -1 then pttl = FOREVER end
+    longest = math.max(longest, pttl)
+  end
   if longest > 0 then
     set_state(key, spack(rule.layout, unpack(fresh, 1, rule.doubles)), longest)
   else

@@ -14,9 +14,10 @@
 --     state, at  a string state is its `doubles` numbers state[at], state[at + 1], …; state[at]
 --             is false or nil when there is none (sorted sets: `at` is nil, ignore both).
 --     out     where a step that allows puts its new string state: out[at], out[at + 1], ….
---     It returns the Outcome (algorithms/types.ts) as integers: allowed 1/0, remaining, reset_ms,
---     retry_ms (INFINITE: never), delay_ms (shaping; 0 otherwise). When it allows and has
---     something to store, also how long to keep it, ttl_ms, and for a sorted set the Lua value
+--     It returns the Outcome (algorithms/types.ts) as integers: allowed 1/0, remaining, reset_ms
+--     (INFINITE: never back to full), retry_ms (INFINITE: never), delay_ms (shaping; 0 otherwise).
+--     When it allows and has something to store, also how long to keep it, ttl_ms (FOREVER: with
+--     no expiry, a string state only), and for a sorted set the Lua value
 --     its `commit` takes. A step writes nothing to Redis: the driver writes the state of a
 --     consume once every limit of the operation allowed it.
 --   doubles  how many numbers its string state holds, always the same (at most 3): a packed key
@@ -40,6 +41,8 @@
 -- A state read after its ttl_ms must decide as no state would: the packed key lives as long as
 -- its longest-lived limit.
 local INFINITE = -1
+-- A ttl_ms that keeps a state with no expiry (a count that never resets).
+local FOREVER = math.huge
 local ALGOS = {}
 local format = string.format
 local spack, sunpack = struct.pack, struct.unpack
@@ -50,4 +53,10 @@ end
 -- How the driver writes a packed key: PSETEX, the `SET … PX` without options to parse, measured a
 -- little cheaper. TTLs are whole milliseconds, formatted here: Redis formats a Lua number with
 -- '%.17g', which costs more.
-local function set_state(key, state, ttl_ms) redis.call('PSETEX', key, format('%d', ttl_ms), state) end
+local function set_state(key, state, ttl_ms)
+  if ttl_ms == FOREVER then
+    redis.call('SET', key, state)
+  else
+    redis.call('PSETEX', key, format('%d', ttl_ms), state)
+  end
+end

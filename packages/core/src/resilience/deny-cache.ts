@@ -9,6 +9,8 @@ export interface DenyCacheOptions {
 
 interface Entry {
   decision: Decision;
+  /** The limits that denied: a limiter with other values chosen (`withLimits`) shares this cache, not its denials. */
+  limits: readonly BoundLimit[];
   /** Local time the store call was made: the store decided no earlier. */
   atMs: number;
   /** Served until here. The last millisecond of the denial goes back to the store: a store
@@ -62,10 +64,10 @@ export class DenyCache {
     return this.entries.size;
   }
 
-  /** The store's denial of a cost-1 consume of `key`, as the store would give it at `nowMs`. */
-  get(key: string, nowMs: number): Decision | undefined {
+  /** The store's denial of a cost-1 consume of `key` by `limits`, as the store would give it at `nowMs`. */
+  get(key: string, nowMs: number, limits: readonly BoundLimit[]): Decision | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined || entry.limits !== limits) return undefined;
     if (nowMs >= entry.untilMs) {
       this.entries.delete(key);
       return undefined;
@@ -73,15 +75,15 @@ export class DenyCache {
     return countDown(entry.decision, nowMs - entry.atMs, nowMs);
   }
 
-  /** Remembers a store denial of a cost-1 consume made at local time `atMs`. */
-  remember(key: string, decision: Decision, atMs: number): void {
+  /** Remembers a store denial of a cost-1 consume by `limits` made at local time `atMs`. */
+  remember(key: string, decision: Decision, atMs: number, limits: readonly BoundLimit[]): void {
     if (decision.allowed || !Number.isFinite(decision.retryAfterMs) || decision.retryAfterMs <= 1) return;
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { decision, atMs, untilMs: atMs + decision.retryAfterMs - 1 });
+    this.entries.set(key, { decision, limits, atMs, untilMs: atMs + decision.retryAfterMs - 1 });
   }
 
   forget(key: string): void {

@@ -35,7 +35,7 @@ export class GuardedStore {
     // Waiters check the rule in reserve mode (other limits): their denials say nothing of a plain consume.
     const cacheable = denyCache !== undefined && kind === 'consume' && cost === 1 && operation.limits === this.config.limits;
     if (cacheable) {
-      const cached = denyCache.get(key, now());
+      const cached = denyCache.get(key, now(), operation.limits);
       if (cached) return this.decisions.report(operation, key, cached, 0);
     }
     // Capacity given back here may end a cached denial early.
@@ -54,7 +54,7 @@ export class GuardedStore {
     const openForMs = breaker?.succeeded();
     if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
     const decision = toDecision(kind, result, this.infos, cost, now());
-    if (cacheable) denyCache.remember(key, decision, sentAtMs);
+    if (cacheable) denyCache.remember(key, decision, sentAtMs, operation.limits);
     return this.decisions.report(operation, key, decision, performance.now() - startedAt);
   }
 

@@ -6,7 +6,7 @@ import type { RuleSpec } from '../spec.js';
 /**
  * The part of a rule one instance of `1 / share` enforces on its own: every count and rate
  * multiplied by `share` (e.g. `1/4` with four instances behind a balancer). Counts are
- * rounded down, never below 1. Used to build a memory fallback for when the store is down.
+ * rounded down, never below 1 (but 0 stays 0). Used to build a memory fallback for when the store is down.
  */
 export function shareOfRule(rule: RuleSpec, share: number): RuleSpec {
   if (typeof share !== 'number' || !(share > 0 && share <= 1)) {
@@ -31,8 +31,10 @@ function scaleLimit(limit: unknown, share: number): Record<string, unknown> {
   return scaled;
 }
 
-function scaleField(kind: FieldKind, value: number, share: number): number {
-  if (kind === 'count') return Math.max(1, Math.floor(value * share));
+/** One value of a field of `kind`, scaled to `share` (counts rounded down, at least 1 unless 0). */
+export function scaleField(kind: FieldKind, value: number, share: number): number {
+  // A count of 0 (nothing admitted) stays 0.
+  if (kind === 'count') return value === 0 ? 0 : Math.max(1, Math.floor(value * share));
   if (kind === 'rate') return value * share;
   return value;
 }

@@ -31,6 +31,9 @@ export interface RuleMatch extends SelectedKey {
   limiter: Limiter;
 }
 
+/** What a client is known by, for `RuleSet.keysOf`: its address, its user id, its headers (names in lower case). */
+export type RuleClient = Partial<Pick<RuleRequest, 'ip' | 'user' | 'headers'>>;
+
 export interface RuleSetEventMap {
   /** New rules are in force. */
   reload: { rules: string[] };
@@ -48,6 +51,12 @@ export interface RuleSet {
    * (a rule keyed by `user` is passed over for anonymous requests); undefined when none.
    */
   match(request: RuleRequest): RuleMatch | undefined;
+  /**
+   * Every rule and tier that limits a client known by `client`, each with its limiter and the key
+   * the client is limited under there, whatever the method, path and tier conditions: a rule set
+   * keys each rule its own way, so resetting a client everywhere is `reset(key)` on each of them.
+   */
+  keysOf(client: RuleClient): RuleMatch[];
   /** Validates and applies a new rule-set document; on error throws and keeps the rules in force. */
   update(config: unknown): void;
   /** Reads the file (or Redis key) again; resolves false, reporting an `error` event, when the new rules were refused. */
@@ -140,6 +149,18 @@ class SourcedRuleSet implements RuleSet {
       }
     }
     return undefined;
+  }
+
+  keysOf(client: RuleClient): RuleMatch[] {
+    const request: RuleRequest = { method: '', path: '', ip: client.ip, headers: client.headers ?? {}, user: client.user };
+    const found: RuleMatch[] = [];
+    for (const rule of this.compiled) {
+      for (const tier of rule.tiers) {
+        const selected = tier.identity(request);
+        if (selected !== undefined) found.push({ rule: rule.name, tier: tier.name, limiter: tier.limiter, ...selected });
+      }
+    }
+    return found;
   }
 
   update(config: unknown): void {

@@ -233,7 +233,8 @@ function settle(batch: Pending[], reply: (number | string)[]): void {
     for (let i = 0; i < pending.operation.limits.length; i++) {
       // A count above 2^52 comes back as text (see the driver).
       const counted = Number(reply[at]);
-      const resetAfterMs = reply[at + 1] as number;
+      // -1: never back to full (a count that never resets).
+      const resetAfterMs = reply[at + 1] === -1 ? Infinity : (reply[at + 1] as number);
       // Allowed with no delay: remaining, reset. Otherwise -1 - remaining, reset, then the verdict:
       // the delay when allowed, -2 - the retry when refused (-1 = never).
       const verdict = counted >= 0 ? 0 : (reply[at + 2] as number);

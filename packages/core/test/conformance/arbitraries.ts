@@ -3,6 +3,9 @@ import type { AlgorithmName, LimitSpec } from '../../src/index.js';
 import type { TraceStep } from '../helpers/trace.js';
 
 const periodMs = fc.constantFrom(100, 250, 1000, 7000, 60_000);
+/** A count, now and then 0 (admits nothing). */
+const countOrZero = (max: number) =>
+  fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 9, arbitrary: fc.integer({ min: 1, max }) });
 
 /**
  * Random specs of every algorithm (a missing one fails to compile), including rates that do not
@@ -19,7 +22,7 @@ const randomSpecs = {
   'token-bucket': fc.oneof(
     fc.record({
       algorithm: fc.constant('token-bucket' as const),
-      capacity: fc.integer({ min: 1, max: 12 }),
+      capacity: countOrZero(12),
       refillPerSecond: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0.5, 2.5, 1 / 3, 1000 / 7)),
     }),
     fc.record({
@@ -31,8 +34,8 @@ const randomSpecs = {
   ),
   'fixed-window': fc.record({
     algorithm: fc.constant('fixed-window' as const),
-    limit: fc.integer({ min: 1, max: 12 }),
-    window: periodMs,
+    limit: countOrZero(12),
+    window: fc.oneof({ weight: 4, arbitrary: periodMs }, { weight: 1, arbitrary: fc.constant('forever' as const) }),
   }),
   'warm-up': fc.record(
     {
@@ -61,12 +64,12 @@ const randomSpecs = {
   }),
   'sliding-window-log': fc.record({
     algorithm: fc.constant('sliding-window-log' as const),
-    limit: fc.integer({ min: 1, max: 12 }),
+    limit: countOrZero(12),
     window: periodMs,
   }),
   'sliding-window-counter': fc.record({
     algorithm: fc.constant('sliding-window-counter' as const),
-    limit: fc.integer({ min: 1, max: 12 }),
+    limit: countOrZero(12),
     window: fc.constantFrom(100, 250, 1000, 7000, 60_000, 333, 86_400_000),
   }),
   'leaky-bucket': fc.oneof(
@@ -85,7 +88,7 @@ const randomSpecs = {
     }),
   ),
   concurrency: fc.record({
-    limit: fc.integer({ min: 1, max: 6 }),
+    limit: countOrZero(6),
     leaseTtl: fc.constantFrom(1, 100, 250, 1000, 7000),
   }),
 };

@@ -1,4 +1,5 @@
-import { RedisClusterProcess, RedisProcess } from '@tollgate/testing';
+import { RedisClusterProcess, RedisProcess, startRedis } from '@tollgate/testing';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import type { Store } from '../../src/index.js';
 import { type ClientKind, connectClient, connectCluster, type TestClient } from './redis-clients.js';
@@ -37,4 +38,23 @@ export function useBackends(): (name: StoreUnderTest['name']) => Store {
   });
   afterAll(() => close?.());
   return (name) => backends.find((backend) => backend.name === name)!.store;
+}
+
+/**
+ * A redis-server (or REDIS_URL) for the calling test file (or describe), reached with ioredis:
+ * call the returned function inside a test for the client.
+ */
+export function useRedisClient(): () => Redis {
+  let client: Redis;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const target = await startRedis();
+    close = target.close;
+    client = new Redis(target.url);
+  });
+  afterAll(async () => {
+    await client?.quit();
+    await close?.();
+  });
+  return () => client;
 }

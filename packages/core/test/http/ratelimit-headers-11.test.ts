@@ -11,6 +11,8 @@ const RULES: [string, RuleSpec][] = [
   ['token-bucket', { algorithm: 'token-bucket', capacity: 3, refillPerSecond: 0.5 }],
   ['token-bucket (reserve)', { algorithm: 'token-bucket', capacity: 2, refillPerSecond: 1, mode: 'reserve', maxDelay: '2s' }],
   ['fixed-window', { algorithm: 'fixed-window', limit: 3, window: '1m' }],
+  ['fixed-window (forever)', { algorithm: 'fixed-window', limit: 3, window: 'forever' }],
+  ['fixed-window (limit 0)', { algorithm: 'fixed-window', limit: 0, window: '1m' }],
   ['sliding-window-log', { algorithm: 'sliding-window-log', limit: 3, window: '10s' }],
   ['sliding-window-counter', { algorithm: 'sliding-window-counter', limit: 3, window: '100s' }],
   ['warm-up', { algorithm: 'warm-up', rate: 2, warmup: '3s' }],
@@ -27,6 +29,9 @@ const RULES: [string, RuleSpec][] = [
     },
   ],
 ];
+
+/** Rules under which a spent unit never comes back. */
+const NEVER_BACK = ['fixed-window (forever)', 'fixed-window (limit 0)'];
 
 /** Requests at one instant, then after a pause, and so on: ms to wait before each group, and its size. */
 const SCENARIO: [number, number][] = [
@@ -88,6 +93,9 @@ describe.each(RULES)('%s', (label, rule) => {
           // §3.1.2: quota in concurrent requests, and no time window a client would read as a rate.
           expect(params.get('qu'), where).toBe('concurrent-requests');
           expect(params.has('w'), where).toBe(false);
+        } else if (label.includes('forever')) {
+          // §2.1: `w` is optional, and may not be 0: a count that never resets has none.
+          expect(params.has('w'), where).toBe(false);
         } else {
           expect(Number.isInteger(params.get('w')) && (params.get('w') as number) >= 1, `${where}: ${name} w`).toBe(true);
         }
@@ -138,6 +146,12 @@ describe.each(RULES)('%s', (label, rule) => {
         probed++;
       }
     }
-    if (label !== 'concurrency') expect(probed).toBeGreaterThan(0);
+    if (NEVER_BACK.includes(label)) {
+      // Nothing ever comes back: an exhausted limit says no t, and a 429 no Retry-After.
+      for (const { verdict } of seen) {
+        expect(header(verdict, 'RateLimit'), label).not.toMatch(/r=0;t=/);
+        if (verdict.action === 'reject') expect(header(verdict, 'Retry-After'), label).toBeUndefined();
+      }
+    } else if (label !== 'concurrency') expect(probed).toBeGreaterThan(0);
   });
 });

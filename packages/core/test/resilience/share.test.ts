@@ -25,6 +25,11 @@ const QUARTERS: Record<AlgorithmName, [LimitSpec, LimitSpec][]> = {
       { algorithm: 'fixed-window', limit: 100, window: 60_000 },
       { algorithm: 'fixed-window', limit: 25, window: 60_000 },
     ],
+    // A count of 0 admits nothing, in every share; a count that never resets keeps its window.
+    [
+      { algorithm: 'fixed-window', limit: 0, window: 'forever' },
+      { algorithm: 'fixed-window', limit: 0, window: 'forever' },
+    ],
   ],
   'sliding-window-log': [
     [

@@ -84,9 +84,9 @@ describe('rule files', () => {
     ],
     [
       'a bad field of a multi-limit rule',
-      'rules:\n  - name: m\n    limits:\n      - { qps: 1 }\n      - { algorithm: fixed-window, limit: 0, window: 1m }\n',
+      'rules:\n  - name: m\n    limits:\n      - { qps: 1 }\n      - { algorithm: fixed-window, limit: -1, window: 1m }\n',
       'rules[0].limits[1].limit',
-      /rule "m" \(rules\[0\]\): rules\[0\]\.limits\[1\]\.limit must be a whole number >= 1/,
+      /rule "m" \(rules\[0\]\): rules\[0\]\.limits\[1\]\.limit must be a whole number >= 0/,
     ],
     [
       'a tier without a limit',

@@ -7,13 +7,13 @@ describe('a concurrency spec is refused, naming the field', () => {
   itRefusesSpecs([
     [{ algorithm: 'concurrency', limit: 5, leaseTtl: 1e300 }, 'spec.leaseTtl'],
     [{ algorithm: 'concurrency', limit: 5 }, 'spec.leaseTtl'],
-    [{ limits: [{ qps: 1 }, { algorithm: 'concurrency', limit: 0, leaseTtl: '1m' }] }, 'limits[1].limit'],
+    [{ limits: [{ qps: 1 }, { algorithm: 'concurrency', limit: 1.5, leaseTtl: '1m' }] }, 'limits[1].limit'],
   ]);
 });
 
 describe('createConcurrencyLimiter validates its options', () => {
   it.each([
-    [{ limit: 0, leaseTtl: '1m' }, 'spec.limit', 'ERR_TOLLGATE_INVALID_SPEC'],
+    [{ limit: -1, leaseTtl: '1m' }, 'spec.limit', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 2.5, leaseTtl: '1m' }, 'spec.limit', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3 }, 'spec.leaseTtl', 'ERR_TOLLGATE_INVALID_SPEC'],
     [{ limit: 3, leaseTtl: '-1s' }, 'spec.leaseTtl', 'ERR_TOLLGATE_INVALID_SPEC'],

@@ -5,7 +5,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 describe('a token-bucket spec is refused, naming the field', () => {
   itRefusesSpecs([
-    [{ algorithm: 'token-bucket', capacity: 0, refillPerSecond: 1 }, 'spec.capacity'],
+    [{ algorithm: 'token-bucket', capacity: -1, refillPerSecond: 1 }, 'spec.capacity'],
     [{ algorithm: 'token-bucket', capacity: 5 }, 'spec.refillPerSecond'],
     [{ algorithm: 'token-bucket', capacity: 5, refillPerSecond: -2 }, 'spec.refillPerSecond'],
     [{ algorithm: 'token-bucket', capacity: 5, refillPerSecond: 1, refillAmount: 2 }, 'spec.refillPerSecond'],

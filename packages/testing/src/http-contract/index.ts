@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { describeOnBackends } from './backends.js';
+import { chosenLimitCases } from './chosen-limit-cases.js';
 import { eventCases } from './event-cases.js';
 import { inFlightCases } from './in-flight-cases.js';
 import { plainCases, rateLimitCases } from './rate-limit-cases.js';
@@ -22,6 +23,8 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
       rateLimitCases(adapter, framework, backend);
       inFlightCases(adapter, framework, backend);
       eventCases(adapter, framework, backend);
+      describe('limits chosen per request, a limit of 0, clients named by address or key', () =>
+        chosenLimitCases(adapter, framework, backend));
       describe('with a rule file', () => ruleSetCases(adapter, framework, backend));
     });
   });

@@ -14,6 +14,7 @@ export interface ContractDecision {
 export interface ContractLimiter {
   peek(key: string): Promise<ContractDecision>;
   consume(key: string): Promise<ContractDecision>;
+  reset(key: string): Promise<unknown>;
 }
 
 /** The parts of a core `RuleSet` the contract calls. */

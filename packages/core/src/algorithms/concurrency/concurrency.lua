@@ -11,7 +11,8 @@ ALGOS['concurrency'] = { fetch = false,
     local top = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
     if top[2] and tonumber(top[2]) > now then latest = tonumber(top[2]) end
     if live >= limit then
-      local first = redis.call('ZRANGEBYSCORE', key, '(' .. num(now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+      if limit == 0 then return 0, 0, latest - now, INFINITE, 0 end
+      local first = redis.call('ZRANGEBYSCORE', key, '(' .. num(now), '+inf', 'WITHSCORES', 'LIMIT', live - limit, 1)
       return 0, 0, latest - now, tonumber(first[2]) - now, 0
     end
     local expiry = now + ttl

@@ -1,5 +1,5 @@
 import { concurrencyLua } from '../../lua/sources.generated.js';
-import { positiveInteger, span } from '../fields.js';
+import { span, wholeNumber } from '../fields.js';
 import type { Algorithm, StepResult } from '../types.js';
 
 export interface ConcurrencyParams {
@@ -46,7 +46,7 @@ export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState, typeof 
 
   parse(spec, at) {
     return {
-      limit: positiveInteger(spec, 'limit', at),
+      limit: wholeNumber(spec, 'limit', at),
       leaseTtlMs: span(spec, 'leaseTtl', at),
     };
   },
@@ -59,8 +59,10 @@ export const concurrency: Algorithm<ConcurrencyParams, ConcurrencyState, typeof 
   step(state, nowMs, { limit, leaseTtlMs }, _cost, token): StepResult<ConcurrencyState> {
     const live = liveExpiries(state, nowMs);
     if (live.length >= limit) {
-      const resetAfterMs = live[live.length - 1]! - nowMs;
-      const retryAfterMs = live[0]! - nowMs;
+      const resetAfterMs = live.length > 0 ? live[live.length - 1]! - nowMs : 0;
+      // A slot frees when enough leases have expired to leave fewer than `limit` (more may be live
+      // than a limit lowered under them); a limit of 0 never frees one.
+      const retryAfterMs = limit === 0 ? Infinity : live[live.length - limit]! - nowMs;
       return { allowed: false, remaining: 0, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
     }
     const next = trimmed(state, nowMs) ?? new Map<string, number>();

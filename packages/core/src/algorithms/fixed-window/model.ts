@@ -1,5 +1,5 @@
 import { fixedWindowLua } from '../../lua/sources.generated.js';
-import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
+import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindowOrForever } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
@@ -12,7 +12,9 @@ export interface FixedWindowState {
 
 /**
  * Fixed window (the INCR + EXPIRE rate-limiter pattern of the Redis INCR docs): a counter that starts with an identity's first request
- * and expires a window later. Up to 2 × limit can pass around a window boundary.
+ * and expires a window later. Up to 2 × limit can pass around a window boundary. With
+ * `window: 'forever'` (`windowMs` Infinity) the count never resets: a lifetime quota, kept
+ * without expiry (the Lua step receives -1 as its window).
  */
 export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState, typeof LIMIT_PER_WINDOW_FIELDS, 'fixed-window'> = {
   name: 'fixed-window',
@@ -20,9 +22,10 @@ export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState, typeof 
   fields: LIMIT_PER_WINDOW_FIELDS,
   denialHoldsUntilRetry: true,
 
-  parse: limitPerWindow,
+  parse: limitPerWindowOrForever,
 
   ...LIMIT_PER_WINDOW,
+  luaArgs: (p) => [p.limit, Number.isFinite(p.windowMs) ? p.windowMs : -1],
   // Nothing comes back before the window ends.
   policy: (p) => ({ ...LIMIT_PER_WINDOW.policy(p), refillMs: 0 }),
 
@@ -36,7 +39,9 @@ export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState, typeof 
     const resetAfterMs = startMs + windowMs - nowMs;
     if (count + cost > limit) {
       const retryAfterMs = cost > limit ? Infinity : resetAfterMs;
-      return { allowed: false, remaining: limit - count, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
+      // A count above the limit: the limit was lowered under a live state.
+      const remaining = Math.max(0, limit - count);
+      return { allowed: false, remaining, resetAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
     }
     count += cost;
     return {

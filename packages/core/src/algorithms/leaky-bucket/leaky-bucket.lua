@@ -17,7 +17,7 @@ local function policing(level, last, p, cost, now, at, out)
   if cost > burst or level + need > full then
     local retry = INFINITE
     if cost <= burst then retry = math.ceil((level + need - full) / 1000) end
-    return 0, math.floor((full - level) / interval), math.ceil(level / 1000), retry, 0
+    return 0, math.max(0, math.floor((full - level) / interval)), math.ceil(level / 1000), retry, 0
   end
   local filled = level + need
   local reset = math.ceil(filled / 1000)

@@ -29,7 +29,8 @@ export function policingStep(
   const need = cost * intervalUs;
   if (cost > burst || levelUs + need > full) {
     const retryAfterMs = cost > burst ? Infinity : Math.ceil((levelUs + need - full) / 1000);
-    const remaining = Math.floor((full - levelUs) / intervalUs);
+    // Never below 0, even above a burst lowered under a live state.
+    const remaining = Math.max(0, Math.floor((full - levelUs) / intervalUs));
     return { allowed: false, remaining, resetAfterMs: Math.ceil(levelUs / 1000), retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
   }
   const filled = levelUs + need;

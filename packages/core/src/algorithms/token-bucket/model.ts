@@ -1,6 +1,6 @@
 import { invalidSpec } from '../../errors.js';
 import { tokenBucketLua } from '../../lua/sources.generated.js';
-import { MAX_SPAN_MS, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
+import { MAX_SPAN_MS, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span, wholeNumber } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
@@ -56,9 +56,11 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState, typeof 
   lua: tokenBucketLua,
   fields: TOKEN_BUCKET_FIELDS,
   denialHoldsUntilRetry: true,
+  // Kept until full at the refill rate that wrote it.
+  ttlDependsOnValues: true,
 
   parse(spec, at) {
-    const capacity = positiveInteger(spec, 'capacity', at);
+    const capacity = wholeNumber(spec, 'capacity', at);
     const maxDelayMs = reserveDelayMs(spec, at);
     if (spec.refillPerSecond !== undefined) {
       if (spec.refillAmount !== undefined || spec.refillInterval !== undefined) {

@@ -57,6 +57,8 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS,
   lua: warmUpLua,
   fields: WARM_UP_FIELDS,
   denialHoldsUntilRetry: true,
+  // Kept until fully cold at the rate that wrote it.
+  ttlDependsOnValues: true,
 
   parse(spec, at) {
     const rate = positiveNumber(spec, 'rate', at);
@@ -84,7 +86,8 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS,
     let stored = p.maxPermits;
     let nextFreeUs = nowUs;
     if (state !== undefined) {
-      stored = state.storedPermits;
+      // At most the maximum of these params: a state stored under others (a rate chosen per call) may hold more.
+      stored = Math.min(p.maxPermits, state.storedPermits);
       nextFreeUs = state.nextFreeUs;
       if (nowUs > nextFreeUs) {
         // Clocks tick in whole ms: a caller back at the first tick after nextFreeUs (its

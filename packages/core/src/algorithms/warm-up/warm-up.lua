@@ -24,7 +24,7 @@ ALGOS['warm-up'] = { doubles = 2, step = function(key, p, cost, now, token, stat
   local now_us = now * 1000
   local stored, next_free = max_permits, now_us
   if v then
-    stored, next_free = v, state[at + 1]
+    stored, next_free = math.min(max_permits, v), state[at + 1]
     if now_us > next_free then
       local idle = now_us - math.ceil(next_free / 1000) * 1000
       stored = stored + idle / cool
