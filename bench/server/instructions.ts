@@ -5,36 +5,20 @@
 // `valgrind --tool=callgrind --instr-atstart=no`; WARMUP calls go uninstrumented, then WINDOWS
 // windows of WINDOW calls are each dumped, the first dropped, the rest averaged.
 // Usage: pnpm --filter @tollgate/bench bench:server-instructions
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRateLimitClient } from '@tollgate/server';
 import { startRedis } from '@tollgate/testing';
+import { callgrindArgs, control, lastDumpInstructions } from '../callgrind.js';
 import { machine, writeResults } from '../results.js';
 import { benchDir, CONCURRENCY, callMany, IDENTITIES, serverArgs, startProcess } from './shared.js';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 2_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 4);
-
-const callgrind = (outDir: string) => [
-  '--tool=callgrind',
-  '--instr-atstart=no',
-  `--callgrind-out-file=${join(outDir, 'callgrind.out.%p')}`,
-];
-const control = (...args: string[]) => execFileSync('callgrind_control', args, { stdio: 'ignore' });
-
-/** Instructions of the dump callgrind wrote last (its `totals:` line). */
-function lastDump(outDir: string, seen: Set<string>): number {
-  const fresh = readdirSync(outDir).filter((file) => !seen.has(file));
-  if (fresh.length !== 1) throw new Error(`expected one new callgrind dump, found ${fresh.length}`);
-  seen.add(fresh[0]!);
-  const totals = readFileSync(join(outDir, fresh[0]!), 'utf8').match(/^(?:totals|summary): (\d+)/m);
-  if (!totals) throw new Error(`no totals in ${fresh[0]}`);
-  return Number(totals[1]);
-}
 
 /** Warms up, switches instrumentation on, and counts WINDOWS windows of `run(WINDOW)`; the mean per unit of the windows after the first. */
 async function count(pid: number, outDir: string, run: (n: number) => Promise<void>, label: string): Promise<number> {
@@ -46,7 +30,7 @@ async function count(pid: number, outDir: string, run: (n: number) => Promise<vo
   for (let window = 0; window < WINDOWS; window++) {
     await run(WINDOW);
     control('-d', String(pid));
-    perUnit.push(lastDump(outDir, seen) / WINDOW);
+    perUnit.push(lastDumpInstructions(outDir, seen) / WINDOW);
   }
   console.error(`  ${label}: ${perUnit.map((n) => Math.round(n / 1000)).join(', ')} k instructions each`);
   const kept = perUnit.slice(1);
@@ -55,7 +39,7 @@ async function count(pid: number, outDir: string, run: (n: number) => Promise<vo
 
 async function grpcVariant(args: string[], label: string): Promise<number> {
   const outDir = mkdtempSync(join(tmpdir(), 'tollgate-callgrind-'));
-  const started = await startProcess('valgrind', [...callgrind(outDir), process.execPath, ...args]);
+  const started = await startProcess('valgrind', [...callgrindArgs(outDir), process.execPath, ...args]);
   const client = createRateLimitClient(`127.0.0.1:${started.port}`);
   try {
     return await count(started.pid, outDir, (n) => callMany(client, n), label);
@@ -68,7 +52,7 @@ async function grpcVariant(args: string[], label: string): Promise<number> {
 async function inProcessVariant(redisUrl: string): Promise<number> {
   const outDir = mkdtempSync(join(tmpdir(), 'tollgate-callgrind-'));
   const args = ['--import', 'tsx', 'server/in-process.ts', redisUrl, 'driven', String(CONCURRENCY), String(IDENTITIES)];
-  const child: ChildProcess = spawn('valgrind', [...callgrind(outDir), process.execPath, ...args], {
+  const child: ChildProcess = spawn('valgrind', [...callgrindArgs(outDir), process.execPath, ...args], {
     cwd: benchDir,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

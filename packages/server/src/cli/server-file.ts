@@ -4,17 +4,14 @@ import type { ConfigSource } from '../config/config-files.js';
 import { configFiles } from '../config/config-files.js';
 import type { DomainDocument } from '../config/document.js';
 import { isRecord } from '../config/errors.js';
-import type { ServerOptions } from '../options.js';
+import { SERVER_FIELDS, type ServerOptions } from '../options.js';
 import type { RedisConnection } from './redis.js';
 
-/** The settings of `createServer` a server file holds as they are. */
-type FileSettings = Pick<
-  ServerOptions,
-  'watch' | 'mergeDomains' | 'prefix' | 'defaults' | 'grpc' | 'http' | 'check' | 'headers' | 'shadow'
->;
+/** The options of `createServer` a server file cannot hold: objects of a program, and `config`, which it names its own way. */
+type ProgramOnly = 'config' | 'store' | 'storeReady' | 'clock' | 'registry' | 'logger';
 
-/** `tollgate.yaml`: the server's settings, and where its rate limit config is. */
-export interface ServerFile extends FileSettings {
+/** `tollgate.yaml`: createServer's other settings as they are, and where its rate limit config is. */
+export interface ServerFile extends Omit<ServerOptions, ProgramOnly | 'shutdownTimeout'> {
   /** envoyproxy/ratelimit config files or folders, relative to this file. */
   rules?: string | string[];
   /** The domains themselves, in place of `rules`. */
@@ -25,21 +22,8 @@ export interface ServerFile extends FileSettings {
   shutdownTimeout?: string | number;
 }
 
-const FILE_FIELDS = {
-  rules: true,
-  domains: true,
-  watch: true,
-  mergeDomains: true,
-  redis: true,
-  prefix: true,
-  defaults: true,
-  grpc: true,
-  http: true,
-  check: true,
-  headers: true,
-  shadow: true,
-  shutdownTimeout: true,
-} as const satisfies Record<keyof ServerFile, true>;
+const { config, store, storeReady, clock, registry, logger, ...SETTING_FIELDS } = SERVER_FIELDS;
+const FILE_FIELDS = { ...SETTING_FIELDS, rules: true, domains: true, redis: true } as const satisfies Record<keyof ServerFile, true>;
 
 /** The server file read: the options for `createServer` (its config as a source of its own) and how to reach Redis. */
 export interface ServerSetup {
