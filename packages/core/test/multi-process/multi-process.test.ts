@@ -49,7 +49,11 @@ describe(`${PROCESSES} processes × ${REQUESTS_PER_PROCESS} concurrent requests 
     // One slot per 86.4 s, up to a day ahead: slots 0..1000.
     ['leaky-bucket shaping', { algorithm: 'leaky-bucket', mode: 'shaping', rate: 1000, period: '1d', maxDelay: '1d' }, 1001],
     ['a 2-limit rule', { limits: [{ perHour: 700 }, { algorithm: 'fixed-window', limit: 420, window: '1h' }] }, 420],
-  ])('%s admits exactly the limit', async (name, rule, limit) => {
-    expect(await admittedAcrossProcesses(rule, `mp-${name.replaceAll(' ', '-')}-${Date.now()}`)).toBe(limit);
-  }, STARTUP_ALLOWANCE_MS);
+  ])(
+    '%s admits exactly the limit',
+    async (name, rule, limit) => {
+      expect(await admittedAcrossProcesses(rule, `mp-${name.replaceAll(' ', '-')}-${Date.now()}`)).toBe(limit);
+    },
+    STARTUP_ALLOWANCE_MS,
+  );
 });
