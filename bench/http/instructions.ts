@@ -6,13 +6,14 @@
 // is dropped and the instructions per request are the mean of the rest. Redis variants count the
 // Node side only. Writes results/http-instructions.json.
 // Usage: pnpm bench:http-instructions   (BENCH_VARIANTS="no limiter,tollgate memory" to pick)
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from '@tollgate/testing';
 import autocannon from 'autocannon';
+import { callgrindArgs, control, lastDumpInstructions } from '../callgrind.js';
 import { machine, writeResults } from '../results.js';
 import { VARIANTS } from './variants.js';
 
@@ -24,7 +25,7 @@ const picked = process.env.BENCH_VARIANTS?.split(',') ?? [...VARIANTS];
 
 /** Starts the server under callgrind and resolves with its port once it listens. */
 function startServer(variant: string, redisUrl: string, outDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const args = ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(outDir, 'callgrind.out.%p')}`];
+  const args = callgrindArgs(outDir);
   const child = spawn('valgrind', [...args, process.execPath, '--import', 'tsx', 'http/server.ts', variant, redisUrl], {
     cwd: benchDir,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,18 +45,6 @@ function startServer(variant: string, redisUrl: string, outDir: string): Promise
 async function load(port: number, amount: number): Promise<void> {
   const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, amount, timeout: 120 });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
-}
-
-const control = (...args: string[]) => execFileSync('callgrind_control', args, { stdio: 'ignore' });
-
-/** Instructions (Ir) of the dump callgrind wrote last: its `totals:` line. */
-function lastDumpInstructions(outDir: string, seen: Set<string>): number {
-  const fresh = readdirSync(outDir).filter((file) => !seen.has(file));
-  if (fresh.length !== 1) throw new Error(`expected one new callgrind dump, found ${fresh.length}`);
-  seen.add(fresh[0]!);
-  const totals = readFileSync(join(outDir, fresh[0]!), 'utf8').match(/^(?:totals|summary): (\d+)/m);
-  if (!totals) throw new Error(`no totals in ${fresh[0]}`);
-  return Number(totals[1]);
 }
 
 async function measure(variant: string, redisUrl: string): Promise<number> {

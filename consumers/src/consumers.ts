@@ -82,6 +82,19 @@ export const CONSUMERS: Consumer[] = (['oldest', 'newest'] as const).flatMap((ag
   },
 ]);
 
+// The gateway server: its command run with npx from the tarball, and createServer() in ESM TypeScript.
+CONSUMERS.push({
+  kind: 'app',
+  name: 'ESM TypeScript, @tollgate/server: npx tollgate-server and createServer() (newest)',
+  fixture: 'server-ts',
+  type: 'module',
+  tollgate: ['@tollgate/core', '@tollgate/prometheus', '@tollgate/server'],
+  dependencies: { ...NODE_TYPES },
+  compile: true,
+  entry: 'dist/main.js',
+  servers: ['cli', 'api'],
+});
+
 // A TypeScript app on the memory store must compile without ioredis installed.
 CONSUMERS.push({
   kind: 'app',

@@ -7,7 +7,7 @@ export type { Decision, DecisionSource, Lease, LimitDecision, ShadowVerdict } fr
 export type { Duration, DurationUnit } from './duration.js';
 export { parseDuration } from './duration.js';
 export type { TollgateErrorCode } from './errors.js';
-export { invalidOption, TollgateError } from './errors.js';
+export { describeValue, invalidOption, TollgateError } from './errors.js';
 export type {
   BreakerCloseEvent,
   BreakerOpenEvent,
@@ -41,12 +41,16 @@ export type {
 } from './http/index.js';
 export {
   createHttpLimiter,
+  FIELD,
   headerText,
   holdUnlessClosed,
   ipIdentity,
   mergeRateLimitHeaders,
   normaliseIp,
+  policyHeader,
+  rateLimitHeader,
   requestRateLimit,
+  retryAfterSeconds,
   settleWhenDone,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
@@ -71,6 +75,7 @@ export { shareOfRule } from './resilience/share.js';
 export type { RedisRuleLocation, RedisRuleSetOptions, RuleSetRedisClient } from './rules/redis-rule-set.js';
 export { loadRedisRuleSet, publishRuleSet } from './rules/redis-rule-set.js';
 export type { KeySelector, RuleRequest, SelectedKey } from './rules/request.js';
+export { parseRuleText, readRuleFile } from './rules/rule-file.js';
 export type { LoadRuleSetOptions, RuleClient, RuleMatch, RuleSet, RuleSetEventMap, RuleSetOptions, RuleSource } from './rules/rule-set.js';
 export { createRuleSet, loadFromSource, loadRuleSet } from './rules/rule-set.js';
 export type {

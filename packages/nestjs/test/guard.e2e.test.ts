@@ -15,7 +15,7 @@ import {
   TieredController,
 } from './helpers/controllers.js';
 import { parseRateLimitField } from './helpers/fields.js';
-import { STORE_KINDS, Stores, uniquePrefix } from './helpers/stores.js';
+import { STORE_KINDS, STORE_SEMANTICS, Stores, uniquePrefix } from './helpers/stores.js';
 
 const stores = new Stores();
 beforeAll(() => stores.start());
@@ -34,6 +34,7 @@ describe.each(MATRIX)('global guard on %s with the %s store', (platform, storeKi
         RateLimitModule.forRoot({
           store: stores.create(storeKind, clock),
           clock: clock.now,
+          ...STORE_SEMANTICS,
           prefix: uniquePrefix(),
           defaultRule: { perMinute: 3 },
         }),

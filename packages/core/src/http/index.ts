@@ -1,3 +1,4 @@
+export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
 export { headerText, mergeRateLimitHeaders } from './merge-fields.js';

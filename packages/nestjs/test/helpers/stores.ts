@@ -9,6 +9,12 @@ let counter = 0;
 /** A key prefix no other app of this run uses, so apps sharing one Redis never see each other's state. */
 export const uniquePrefix = () => `nest${process.pid}-${counter++}`;
 
+/**
+ * Limiter options for tests of what a store decides: a slow machine shows up as a failure (a
+ * long timeout, then the closed failure mode answering 503), never as a request let through.
+ */
+export const STORE_SEMANTICS = { timeout: 10_000, onStoreError: 'closed' } as const;
+
 /** One real redis-server for the whole file; a store of either kind on demand. */
 export class Stores {
   private target: RedisTarget | undefined;
