@@ -1,6 +1,7 @@
 import type { Decision, Lease } from './decision.js';
 import { invalidSpec } from './errors.js';
-import { createLimiter, type LimiterOptions } from './limiter.js';
+import { createLimiter } from './limiter.js';
+import type { LimiterOptions } from './limiter-types.js';
 import type { ConcurrencySpec } from './spec.js';
 import type { BoundLimit } from './stores/store.js';
 import type { WaitOptions } from './wait/wait.js';

@@ -55,6 +55,7 @@ export {
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { LimitValues } from './limit-values.js';
+export { createLimiter } from './limiter.js';
 export type {
   ConsumeOptions,
   CreateLimiterOptions,
@@ -63,8 +64,7 @@ export type {
   LimiterOptions,
   StoreErrorPolicy,
   StoreFailureMode,
-} from './limiter.js';
-export { createLimiter } from './limiter.js';
+} from './limiter-types.js';
 export type { Logger } from './logger.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';
 export { closestName, type FieldSet, refuseUnknownFields } from './option-fields.js';

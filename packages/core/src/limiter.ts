@@ -8,16 +8,6 @@ import { createVariants, type Variants } from './limiter-variants.js';
 import type { StoreFailureAnswer } from './resilience/guarded-store.js';
 import { createWaiter } from './wait/wait.js';
 
-export type {
-  ConsumeOptions,
-  CreateLimiterOptions,
-  FallbackShare,
-  Limiter,
-  LimiterOptions,
-  StoreErrorPolicy,
-  StoreFailureMode,
-} from './limiter-types.js';
-
 /** A limiter enforcing `options`' rule; throws `ERR_TOLLGATE_INVALID_SPEC` or `_OPTION` naming the bad field. */
 export function createLimiter(options: CreateLimiterOptions): Limiter {
   return limiterOf(parseLimiterOptions(options));

@@ -1,7 +1,8 @@
 import { describeValue, TollgateError } from '../errors.js';
 import type { LimiterListeners } from '../events.js';
-import { type Limiter, type LimiterOptions, limiterOf, type StoreFailureMode } from '../limiter.js';
+import { limiterOf } from '../limiter.js';
 import { configureLimiter } from '../limiter-config.js';
+import type { Limiter, LimiterOptions, StoreFailureMode } from '../limiter-types.js';
 import { bindRule, type RuleSpec } from '../spec.js';
 import type { BoundLimit, Clock, Store } from '../stores/store.js';
 import { CONDITION_FIELDS, MATCH_FIELDS, OPTION_FIELDS, RULE_FIELDS, TIER_FIELDS, TOP_FIELDS } from './document.js';
