@@ -1,5 +1,5 @@
-/** One scratch project of the consumer matrix: a fixture installed with a set of dependency ranges. */
-export interface Consumer {
+/** What every scratch project of the consumer matrix is: a fixture installed with a set of dependency ranges. */
+interface ConsumerProject {
   /** Names the case in the test output. */
   name: string;
   /** Folder under `fixtures/` with its sources (and tsconfig.json when it is TypeScript). */
@@ -10,15 +10,27 @@ export interface Consumer {
   tollgate: string[];
   /** Everything else it installs from the registry. */
   dependencies: Record<string, string>;
+  /** Needs REDIS_URL. */
+  redis?: boolean;
+}
+
+/** A project whose own vitest suite runs in it (the ported peer suites), with this repository's vitest. */
+export interface SuiteConsumer extends ConsumerProject {
+  kind: 'suite';
+}
+
+/** An app that starts and takes a burst: three 200s, then 429s with Retry-After. */
+export interface AppConsumer extends ConsumerProject {
+  kind: 'app';
   /** Compiled with tsc before it runs (TypeScript fixtures). */
   compile: boolean;
   /** The file Node runs, relative to the project. */
   entry: string;
   /** The servers it starts: names in its `listening {...}` line. */
   servers: string[];
-  /** Needs REDIS_URL. */
-  redis?: boolean;
 }
+
+export type Consumer = AppConsumer | SuiteConsumer;
 
 // The oldest and newest majors the peer ranges accept.
 const EXPRESS = { oldest: { express: '^4.21.0', '@types/express': '^4.17.21' }, newest: { express: '^5.0.0', '@types/express': '^5.0.0' } };
@@ -35,6 +47,7 @@ const NODE_TYPES = { '@types/node': '^20.19.0' };
 
 export const CONSUMERS: Consumer[] = (['oldest', 'newest'] as const).flatMap((age): Consumer[] => [
   {
+    kind: 'app',
     name: `ESM TypeScript, Express + Redis (${age}: express ${EXPRESS[age].express}, ioredis ${IOREDIS[age].ioredis})`,
     fixture: 'express-redis-ts',
     type: 'module',
@@ -46,6 +59,7 @@ export const CONSUMERS: Consumer[] = (['oldest', 'newest'] as const).flatMap((ag
     redis: true,
   },
   {
+    kind: 'app',
     name: `CommonJS JavaScript, Express and Koa (${age}: express ${EXPRESS[age].express}, koa ${KOA[age].koa})`,
     fixture: 'cjs-js',
     type: 'commonjs',
@@ -56,6 +70,7 @@ export const CONSUMERS: Consumer[] = (['oldest', 'newest'] as const).flatMap((ag
     servers: ['express', 'koa'],
   },
   {
+    kind: 'app',
     name: `Nest on Express and on Fastify (${age}: @nestjs/* ${NEST[age]['@nestjs/core']})`,
     fixture: 'nest-ts',
     type: 'module',
@@ -69,6 +84,7 @@ export const CONSUMERS: Consumer[] = (['oldest', 'newest'] as const).flatMap((ag
 
 // The gateway server: its command run with npx from the tarball, and createServer() in ESM TypeScript.
 CONSUMERS.push({
+  kind: 'app',
   name: 'ESM TypeScript, @tollgate/server: npx tollgate-server and createServer() (newest)',
   fixture: 'server-ts',
   type: 'module',
@@ -81,6 +97,7 @@ CONSUMERS.push({
 
 // A TypeScript app on the memory store must compile without ioredis installed.
 CONSUMERS.push({
+  kind: 'app',
   name: 'ESM TypeScript, Express on the memory store, ioredis not installed (newest)',
   fixture: 'memory-ts',
   type: 'module',
@@ -89,4 +106,46 @@ CONSUMERS.push({
   compile: true,
   entry: 'dist/main.js',
   servers: ['express'],
+});
+
+// A TypeScript app half-way from express-rate-limit: its untouched express-rate-limit routes compile beside Tollgate's.
+CONSUMERS.push({
+  kind: 'app',
+  name: 'ESM TypeScript, Express with express-rate-limit still on some routes (newest)',
+  fixture: 'express-rate-limit-ts',
+  type: 'module',
+  tollgate: ['@tollgate/core', '@tollgate/express'],
+  dependencies: { ...EXPRESS.newest, 'express-rate-limit': '^8.6.2', ...NODE_TYPES },
+  compile: true,
+  entry: 'dist/main.js',
+  servers: ['express'],
+});
+
+/**
+ * The peers' own tests (express-rate-limit, @nestjs/throttler, rate-limiter-flexible) ported to
+ * Tollgate, and the three apps migrated by docs/MIGRATION.md compared with their originals: run
+ * against the tarballs, with the peers installed beside them.
+ */
+CONSUMERS.push({
+  kind: 'suite',
+  name: 'the ported peer suites and the migrated apps (newest)',
+  fixture: 'peer-suites',
+  type: 'module',
+  tollgate: ['@tollgate/core', '@tollgate/express', '@tollgate/nestjs'],
+  dependencies: {
+    ...EXPRESS.newest,
+    ...nest('^11.0.0'),
+    '@nestjs/testing': '^11.0.0',
+    '@nestjs/throttler': '^6.5.1',
+    'express-rate-limit': '^8.6.2',
+    'rate-limiter-flexible': '^11.1.0',
+    'ratelimit-header-parser': '^0.1.0',
+    chai: '^5.2.0',
+    '@types/chai': '^5.2.0',
+    ...IOREDIS.oldest,
+    supertest: '^7.1.0',
+    '@types/supertest': '^6.0.0',
+    ...NODE_TYPES,
+  },
+  redis: true,
 });

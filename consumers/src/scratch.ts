@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,4 +52,35 @@ export async function installConsumer(consumer: Consumer, dir: string, packed: r
 /** Compiles a TypeScript consumer with its own tsconfig.json, against the types it installed. */
 export async function compileConsumer(dir: string): Promise<void> {
   await run(process.execPath, [tsc, '-p', dir], dir);
+}
+
+const vitestPackage = realpathSync(fileURLToPath(new URL('../node_modules/vitest', import.meta.url)));
+
+/** One test of a suite run in a consumer, as vitest's JSON reporter describes it. */
+export interface SuiteTest {
+  name: string;
+  status: string;
+  failureMessages: string[];
+}
+
+/**
+ * Runs the vitest suite of a consumer project in it, with this repository's vitest (linked into
+ * its node_modules, so the project installs none): its tests import the packages the project
+ * installed. Answers every test with its status.
+ */
+export async function runConsumerSuite(dir: string, env: NodeJS.ProcessEnv): Promise<SuiteTest[]> {
+  symlinkSync(vitestPackage, join(dir, 'node_modules', 'vitest'), 'dir');
+  const output = join(dir, 'vitest-results.json');
+  const args = [join(vitestPackage, 'vitest.mjs'), 'run', '--reporter=json', `--outputFile=${output}`];
+  await execFileAsync(process.execPath, args, { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }).catch(
+    () => undefined, // failures are in the results
+  );
+  const results = JSON.parse(readFileSync(output, 'utf8')) as {
+    testResults: { name: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+  };
+  return results.testResults.flatMap((file) => [
+    // A file that failed to load has no test results, only its message.
+    ...(file.assertionResults.length === 0 && file.message ? [{ name: file.name, status: 'failed', failureMessages: [file.message] }] : []),
+    ...file.assertionResults.map((test) => ({ name: test.fullName, status: test.status, failureMessages: test.failureMessages })),
+  ]);
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { NodeProcess, type RedisTarget, startRedis } from '@tollgate/testing';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMERS, type Consumer } from '../src/consumers.js';
+import { type AppConsumer, CONSUMERS, type Consumer, type SuiteConsumer } from '../src/consumers.js';
 import { type PackedPackage, packPublicPackages } from '../src/pack.js';
-import { compileConsumer, installConsumer } from '../src/scratch.js';
+import { compileConsumer, installConsumer, runConsumerSuite } from '../src/scratch.js';
 
 // Outside the workspace: nothing of the monorepo (node_modules, .npmrc, tsconfig) is in reach.
 const root = mkdtempSync(join(tmpdir(), 'tollgate-consumers-'));
@@ -52,28 +52,42 @@ async function burst(port: number): Promise<{ statuses: number[]; retryAfter: (s
   return { statuses, retryAfter };
 }
 
+/** Starts the app and fires a burst at each of its servers. */
+async function checkApp(consumer: AppConsumer, dir: string): Promise<void> {
+  if (consumer.compile) await compileConsumer(dir);
+  const app = await NodeProcess.start([consumer.entry], {
+    cwd: dir,
+    env: { REDIS_URL: consumer.redis ? redis.url : undefined, NODE_ENV: 'production' },
+    ready: /^listening (.+)$/m,
+  });
+  try {
+    const ports = JSON.parse(app.match[1]!) as Record<string, number>;
+    expect(Object.keys(ports).sort()).toEqual([...consumer.servers].sort());
+    for (const server of consumer.servers) {
+      const { statuses, retryAfter } = await burst(ports[server]!);
+      expect({ server, statuses }).toEqual({ server, statuses: [...Array(LIMIT).fill(200), ...Array(BURST - LIMIT).fill(429)] });
+      for (const value of retryAfter) expect(Number(value)).toBeGreaterThan(0);
+    }
+  } finally {
+    await app.stop();
+  }
+}
+
+/** Runs the project's own suite: every test passes (a skipped one counts as failed: nothing is turned off). */
+async function checkSuite(consumer: SuiteConsumer, dir: string): Promise<void> {
+  const tests = await runConsumerSuite(dir, { REDIS_URL: consumer.redis ? redis.url : undefined });
+  expect(tests.length).toBeGreaterThan(0);
+  const notPassed = tests.filter((test) => test.status !== 'passed');
+  expect(notPassed).toEqual([]);
+}
+
 describe('the packed packages installed with npm into fresh projects', () => {
   it.each(CONSUMERS.map((consumer) => [consumer.name, consumer] as const))(
     '%s',
-    async (_name, consumer) => {
+    async (_name, consumer: Consumer) => {
       const dir = await installed.get(consumer)!;
-      if (consumer.compile) await compileConsumer(dir);
-      const app = await NodeProcess.start([consumer.entry], {
-        cwd: dir,
-        env: { REDIS_URL: consumer.redis ? redis.url : undefined, NODE_ENV: 'production' },
-        ready: /^listening (.+)$/m,
-      });
-      try {
-        const ports = JSON.parse(app.match[1]!) as Record<string, number>;
-        expect(Object.keys(ports).sort()).toEqual([...consumer.servers].sort());
-        for (const server of consumer.servers) {
-          const { statuses, retryAfter } = await burst(ports[server]!);
-          expect({ server, statuses }).toEqual({ server, statuses: [...Array(LIMIT).fill(200), ...Array(BURST - LIMIT).fill(429)] });
-          for (const value of retryAfter) expect(Number(value)).toBeGreaterThan(0);
-        }
-      } finally {
-        await app.stop();
-      }
+      if (consumer.kind === 'suite') await checkSuite(consumer, dir);
+      else await checkApp(consumer, dir);
     },
     600_000,
   );

@@ -21,6 +21,7 @@ export type {
   StoreErrorEvent,
 } from './events.js';
 export type {
+  DraftVersion,
   HeaderStyle,
   HttpBehaviourOptions,
   HttpLimiter,
@@ -34,6 +35,7 @@ export type {
   HttpVerdict,
   LimitFunction,
   PerRequest,
+  RequestRateLimit,
   ResponseType,
   WindowMsRule,
 } from './http/index.js';
@@ -47,6 +49,7 @@ export {
   normaliseIp,
   policyHeader,
   rateLimitHeader,
+  requestRateLimit,
   retryAfterSeconds,
   settleWhenDone,
 } from './http/index.js';
@@ -65,6 +68,7 @@ export type {
 export type { Logger } from './logger.js';
 export { TOLLGATE_SCRIPT } from './lua/script.js';
 export { closestName, type FieldSet, refuseUnknownFields } from './option-fields.js';
+export { refusePeerOptions } from './peer-options.js';
 export type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 export type { DenyCacheOptions } from './resilience/deny-cache.js';
 export { shareOfRule } from './resilience/share.js';

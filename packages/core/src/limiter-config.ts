@@ -2,6 +2,8 @@ import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { LimiterEvents } from './events.js';
 import { assertPrefix } from './keys.js';
 import type { CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreFailureMode } from './limiter-types.js';
+import type { Logger } from './logger.js';
+import { refusePeerOptions } from './peer-options.js';
 import { Breakers } from './resilience/breaker.js';
 import { DenyCache } from './resilience/deny-cache.js';
 import { shareOfRule } from './resilience/share.js';
@@ -21,6 +23,7 @@ export const LIMITER_FIELDS = {
   denyCache: true,
   shadow: true,
   events: true,
+  logger: true,
 } as const satisfies Record<keyof LimiterOptions, true>;
 
 /**
@@ -55,6 +58,7 @@ export interface LimiterConfig {
   readonly denyCache: DenyCache | undefined;
   readonly onStoreError: FailureAnswer;
   readonly events: LimiterEvents;
+  readonly logger: Logger;
   /**
    * Maps the key a caller gives to the key stored (e.g. the HTTP limiter's `identityOf`: a user
    * key or a client address to `key:<it>` or `ip:<address>`); must return a key already mapped
@@ -71,6 +75,7 @@ export interface LimiterConfig {
 
 /** Splits `createLimiter`'s options into the rule and the rest, and checks both. */
 export function parseLimiterOptions(options: CreateLimiterOptions): LimiterConfig {
+  refusePeerOptions(options);
   if (typeof options !== 'object' || options === null) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `spec must be an object (got ${describeValue(options)})`, 'spec');
   }
@@ -114,7 +119,17 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
     denyCache: DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits, `${path}denyCache`),
     onStoreError: failureAnswer(options.onStoreError ?? 'open', spec, { clock, prefix }, path),
     events: LimiterEvents.from(options.events, `${path}events`),
+    logger: loggerOf(options.logger, `${path}logger`),
   };
+}
+
+function loggerOf(logger: unknown, field: string): Logger {
+  if (logger === undefined) return console;
+  const { warn, error } = (logger ?? {}) as Partial<Logger>;
+  if (typeof warn !== 'function' || typeof error !== 'function') {
+    throw invalidOption(field, 'must have warn(message) and error(message, error) methods (console, pino, winston...)', logger);
+  }
+  return logger as Logger;
 }
 
 function failureAnswer(

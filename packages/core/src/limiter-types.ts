@@ -1,6 +1,7 @@
 import type { Decision, Lease } from './decision.js';
 import type { LimiterEventName, LimiterListener, LimiterListeners } from './events.js';
 import type { LimitValues } from './limit-values.js';
+import type { Logger } from './logger.js';
 import type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 import type { DenyCacheOptions } from './resilience/deny-cache.js';
 import type { RuleSpec } from './spec.js';
@@ -50,6 +51,11 @@ export interface LimiterOptions {
   shadow?: boolean;
   /** Listeners, as `limiter.on` would add them. */
   events?: LimiterListeners;
+  /**
+   * Where a store outage is reported: one `error` line when the failure mode first answers for
+   * the store, none more until a store call succeeds again. Default `console`.
+   */
+  logger?: Logger;
 }
 
 export type CreateLimiterOptions = RuleSpec & LimiterOptions;

@@ -1,11 +1,11 @@
 import type {
-  Decision,
   HttpBehaviourOptions,
   HttpRejection,
   HttpRequestInfo,
   HttpRuleSetOptions,
   HttpRuleSpec,
   LimiterOptions,
+  RequestRateLimit,
 } from '@tollgate/core';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -16,13 +16,18 @@ export interface ExpressCallbacks {
   /** True: let the request through untouched (not counted, no headers). */
   skip?: (req: Request, info: HttpRequestInfo) => boolean | Promise<boolean>;
   /** 429 body: a string, an object (sent as JSON), or a function (may be async) of the request and decision returning either. */
-  message?: string | object | ((req: Request, decision: Decision) => string | object | Promise<string | object>);
+  message?: string | object | ((req: Request, decision: RequestRateLimit) => string | object | Promise<string | object>);
   /**
    * Answers a rejected request yourself (sync or async), as express-rate-limit's `handler`: the
    * rate-limit headers and `Retry-After` are already set, `req.rateLimit` holds the decision and
    * `rejection` the default status, content type and body. A throw or rejection goes to `next(error)`.
    */
   handler?: (req: Request, res: Response, next: NextFunction, rejection: HttpRejection) => void | Promise<void>;
+  /**
+   * Whether a finished request succeeded, for `skipFailedRequests` / `skipSuccessfulRequests`
+   * (sync or async), as express-rate-limit's. Default: `res.statusCode < 400`.
+   */
+  requestWasSuccessful?: (req: Request, res: Response) => boolean | Promise<boolean>;
 }
 
 /** A rule (any spec form of `createLimiter`, incl. `limits: [...]`, or `{ windowMs, limit }`), its store, and the HTTP behaviour. */

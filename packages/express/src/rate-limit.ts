@@ -1,6 +1,6 @@
 import {
   createHttpLimiter,
-  type Decision,
+  type HttpLimiter,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
   type HttpRuleSetLimiter,
@@ -10,6 +10,7 @@ import {
   holdUnlessClosed,
   type Limiter,
   mergeRateLimitHeaders,
+  type RequestRateLimit,
   type RuleSet,
   settleWhenDone,
 } from '@tollgate/core';
@@ -22,15 +23,29 @@ declare global {
   // Express exposes its Request type for augmentation only through this global namespace.
   namespace Express {
     interface Request {
-      /** The decision of the last Tollgate middleware this request went through (absent when skipped). */
-      rateLimit?: Decision;
+      /**
+       * The decision of the last Tollgate middleware this request went through, with
+       * express-rate-limit's `limit`, `used`, `remaining`, `resetTime` and `key` (absent when
+       * skipped). Declared present, as express-rate-limit's `AugmentedRequest` declares it, so code
+       * written for either compiles.
+       */
+      rateLimit: RequestRateLimit;
     }
   }
 }
 
+/**
+ * The middleware: `await middleware(req, res, next)` resolves once `next` was called (or the
+ * response answered), and never rejects.
+ */
 export type RateLimitMiddleware = RequestHandler & {
   /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
   readonly limiter: Limiter;
+  /**
+   * express-rate-limit's `resetKey`: the client named by what `key` returns, or by its address,
+   * starts afresh (e.g. after a solved captcha).
+   */
+  readonly resetKey: HttpLimiter['resetKey'];
 };
 
 export type RuleSetRateLimitMiddleware = RequestHandler & {
@@ -60,21 +75,23 @@ function addressInfo(req: Request): HttpRequestInfo {
 
 type Handler = NonNullable<RateLimitOptions['handler']>;
 
-function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunction, handler: Handler | undefined): void {
+/** What applies a verdict: undefined when done at once, else a promise settled once `next` was called or the response answered. */
+type Applied = undefined | Promise<unknown>;
+
+function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunction, handler: Handler | undefined, name: string): Applied {
   if (verdict.action === 'skip') {
     next();
     return;
   }
   // An earlier limiter may have decided on this request: its RateLimit fields are kept. Without
   // one (the common case) the response is not asked for them.
-  const merge = recordDecision(req, verdict.decision);
+  const merge = recordDecision(req, verdict.decision, verdict.key, name);
   const headers = merge ? mergeRateLimitHeaders(verdict.headers, (name) => headerText(res.getHeader(name))) : verdict.headers;
   // Looked up once: every property read of an Express 5 response is a slow one.
   const setHeader = res.setHeader;
   for (let i = 0; i < headers.length; i++) setHeader.call(res, headers[i]![0], headers[i]![1]);
   if (verdict.action === 'reject' && handler !== undefined) {
-    new Promise<void>((resolve) => resolve(handler(req, res, next, verdict))).catch(next);
-    return;
+    return new Promise<void>((resolve) => resolve(handler(req, res, next, verdict))).catch(next);
   }
   if (verdict.action === 'reject') {
     res.statusCode = verdict.status;
@@ -87,7 +104,7 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
     next();
     return;
   }
-  holdUnlessClosed(res, verdict.delayMs).then((open) => open && next());
+  return holdUnlessClosed(res, verdict.delayMs).then((open) => open && next());
 }
 
 /**
@@ -100,15 +117,17 @@ export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMid
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
+  const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const check = http.checkNow ?? http.check;
-  const middleware: RequestHandler = (req, res, next) => {
+  const middleware = (req: Request, res: Response, next: NextFunction): Applied => {
     const verdict = check(info(req));
     // Known at once (memory store): the request goes on in this tick, with no promise.
-    if (verdict instanceof Promise) verdict.then((known) => apply(known, req, res, next, handler), next);
-    else apply(verdict, req, res, next, handler);
+    if (!(verdict instanceof Promise)) return apply(verdict, req, res, next, handler, name);
+    // A failure of the check or of answering goes to `next`: the promise returned never rejects.
+    return verdict.then((known) => apply(known, req, res, next, handler, name)).catch(next);
   };
   return 'rules' in http
     ? Object.assign(middleware, { rules: http.rules, identitiesOf: http.identitiesOf })
-    : Object.assign(middleware, { limiter: http.limiter });
+    : Object.assign(middleware, { limiter: http.limiter, resetKey: http.resetKey });
 }

@@ -1,15 +1,36 @@
 import { IncomingMessage } from 'node:http';
-import type { Decision } from '@tollgate/core';
+import { type Decision, type RequestRateLimit, requestRateLimit } from '@tollgate/core';
 
-const decisions = new WeakMap<object, Decision | undefined>();
+/** A decision recorded on a request, turned into what `req.rateLimit` shows only when someone reads it. */
+class Recorded {
+  private view: RequestRateLimit | undefined;
+
+  constructor(
+    private readonly decision: Decision,
+    private readonly key: string,
+  ) {}
+
+  read(): RequestRateLimit {
+    this.view ??= requestRateLimit(this.decision, this.key);
+    return this.view;
+  }
+}
+
+/** The property the accessor serves: the default `requestPropertyName`. */
+const DEFAULT_NAME = 'rateLimit';
+/** What `req.rateLimit` holds: a decision recorded here, or whatever else wrote it (express-rate-limit writes its own). */
+const values = new WeakMap<object, unknown>();
+/** Requests a Tollgate middleware recorded a decision on under another property name. */
+const limited = new WeakSet<object>();
 
 const accessor: PropertyDescriptor = {
   configurable: true,
-  get(this: object): Decision | undefined {
-    return decisions.get(this);
+  get(this: object): unknown {
+    const value = values.get(this);
+    return value instanceof Recorded ? value.read() : value;
   },
-  set(this: object, decision: Decision | undefined) {
-    decisions.set(this, decision);
+  set(this: object, value: unknown) {
+    values.set(this, value);
   },
 };
 
@@ -34,8 +55,8 @@ function expressRequest(req: object): object | null {
  * descriptors (~7k instructions); a write that finds this setter adds nothing to the request.
  */
 function defineOn(holder: object | null): void {
-  if (holder !== null && Object.getOwnPropertyDescriptor(holder, 'rateLimit') === undefined) {
-    Object.defineProperty(holder, 'rateLimit', accessor);
+  if (holder !== null && Object.getOwnPropertyDescriptor(holder, DEFAULT_NAME) === undefined) {
+    Object.defineProperty(holder, DEFAULT_NAME, accessor);
   }
 }
 
@@ -53,28 +74,31 @@ function servedByAccessor(req: object): boolean {
     if (!inheritsAccessor(prototype)) return false;
     servedPrototype = prototype;
   }
-  return !Object.hasOwn(req, 'rateLimit');
+  return !Object.hasOwn(req, DEFAULT_NAME);
 }
 
 function inheritsAccessor(prototype: object | null): boolean {
   for (let holder = prototype; holder !== null; holder = Object.getPrototypeOf(holder) as object | null) {
-    const own = Object.getOwnPropertyDescriptor(holder, 'rateLimit');
+    const own = Object.getOwnPropertyDescriptor(holder, DEFAULT_NAME);
     if (own !== undefined) return own.get === accessor.get && own.set === accessor.set;
   }
   return false;
 }
 
 /**
- * Sets `req.rateLimit`; true when the response may already carry the RateLimit fields of an
- * earlier limiter (one that wrote `req.rateLimit` before, as every Tollgate middleware and
- * express-rate-limit do), or when that cannot be told: the decision went elsewhere than this accessor.
+ * Records the decision as `req[name]` (a `RequestRateLimit`); true when the response may already
+ * carry the RateLimit fields of an earlier limiter: one that recorded a decision on this request
+ * (every Tollgate middleware does), or wrote `req[name]` before (express-rate-limit does).
  */
-export function recordDecision(req: object & { rateLimit?: Decision }, decision: Decision): boolean {
-  const earlier = decisions.has(req);
-  if (servedByAccessor(req)) {
-    decisions.set(req, decision);
+export function recordDecision(req: object, decision: Decision, key: string, name: string = DEFAULT_NAME): boolean {
+  const earlier = values.has(req) || limited.has(req);
+  if (name === DEFAULT_NAME && servedByAccessor(req)) {
+    values.set(req, new Recorded(decision, key));
     return earlier;
   }
-  req.rateLimit = decision;
-  return earlier || decisions.get(req) !== decision;
+  if (name !== DEFAULT_NAME) limited.add(req);
+  const holder = req as Record<string, unknown>;
+  const written = holder[name] !== undefined;
+  holder[name] = requestRateLimit(decision, key);
+  return earlier || written;
 }

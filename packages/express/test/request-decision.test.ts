@@ -1,6 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
-import { createLimiter, type Decision } from '@tollgate/core';
+import { createLimiter, type Decision, requestRateLimit } from '@tollgate/core';
 import express5, { type RequestHandler } from 'express';
 import express4 from 'express4';
 import request from 'supertest';
@@ -30,7 +30,7 @@ describe.each([
     const app = express();
     const decision = await createLimiter({ perMinute: 9, rule: 'other' }).consume('k');
     app.use((req, res, next) => {
-      req.rateLimit = decision;
+      req.rateLimit = requestRateLimit(decision, 'k');
       res.setHeader('RateLimit-Policy', '"other";q=9;w=60');
       res.setHeader('RateLimit', '"other";r=8;t=7');
       next();
@@ -43,7 +43,7 @@ describe.each([
 });
 
 /** A request as Express builds one: its app's `request`, above Express's `request`, above Node's. */
-function expressLikeRequest(): IncomingMessage & { rateLimit?: Decision } {
+function expressLikeRequest(): IncomingMessage & { rateLimit?: unknown; plan?: unknown } {
   const expressRequest = Object.create(IncomingMessage.prototype) as object;
   const req = new IncomingMessage(new Socket());
   Object.setPrototypeOf(req, Object.create(expressRequest));
@@ -51,22 +51,41 @@ function expressLikeRequest(): IncomingMessage & { rateLimit?: Decision } {
 }
 
 describe('recordDecision', () => {
-  const decision = {} as Decision;
+  const decision = { allowed: true, limit: 5, remaining: 3, resetAfterMs: 1500, decidedAtMs: 10_000 } as Decision;
+  const shown = { ...decision, used: 2, resetTime: new Date(11_500), key: '10.0.0.1' };
 
   it('tells whether a decision was recorded on the request before', () => {
     const req = expressLikeRequest();
-    expect(recordDecision(req, decision)).toBe(false);
-    expect(req.rateLimit).toBe(decision);
+    expect(recordDecision(req, decision, '10.0.0.1')).toBe(false);
+    expect(req.rateLimit).toEqual(shown);
+    expect(req.rateLimit).toBe(req.rateLimit);
     expect(Object.hasOwn(req, 'rateLimit')).toBe(false);
-    expect(recordDecision(req, decision)).toBe(true);
+    expect(recordDecision(req, decision, '10.0.0.1')).toBe(true);
+  });
+
+  it("puts express-rate-limit's fields beside the decision, under requestPropertyName when given", () => {
+    const req = expressLikeRequest();
+    expect(recordDecision(req, decision, 'user-1', 'plan')).toBe(false);
+    expect(req.plan).toEqual({ ...shown, key: 'user-1' });
+    expect(req.rateLimit).toBeUndefined();
+    expect(recordDecision(req, decision, 'user-1')).toBe(true);
+  });
+
+  it('counts a value express-rate-limit wrote as an earlier limiter, and serves what it wrote', () => {
+    const req = expressLikeRequest();
+    recordDecision(expressLikeRequest(), decision, 'x');
+    const info = { limit: 5, used: 1, remaining: 4, resetTime: undefined, key: 'x' };
+    req.rateLimit = info;
+    expect(req.rateLimit).toBe(info);
+    expect(recordDecision(req, decision, 'x')).toBe(true);
   });
 
   it("leaves Node's IncomingMessage and requests of other kinds alone", () => {
-    const plain: { rateLimit?: Decision } = {};
-    expect(recordDecision(plain, decision)).toBe(true);
-    expect(plain.rateLimit).toBe(decision);
-    const node = new IncomingMessage(new Socket()) as IncomingMessage & { rateLimit?: Decision };
-    expect(recordDecision(node, decision)).toBe(true);
+    const plain: { rateLimit?: unknown } = {};
+    expect(recordDecision(plain, decision, '10.0.0.1')).toBe(false);
+    expect(plain.rateLimit).toEqual(shown);
+    const node = new IncomingMessage(new Socket()) as IncomingMessage & { rateLimit?: unknown };
+    expect(recordDecision(node, decision, '10.0.0.1')).toBe(false);
     expect(Object.hasOwn(node, 'rateLimit')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(IncomingMessage.prototype, 'rateLimit')).toBeUndefined();
   });
@@ -74,11 +93,11 @@ describe('recordDecision', () => {
   it('writes through whatever serves req.rateLimit when something else shadows the accessor', () => {
     const shadowed = expressLikeRequest();
     Object.defineProperty(Object.getPrototypeOf(shadowed), 'rateLimit', { value: undefined, writable: true });
-    expect(recordDecision(shadowed, decision)).toBe(true);
-    expect(shadowed.rateLimit).toBe(decision);
+    expect(recordDecision(shadowed, decision, '10.0.0.1')).toBe(false);
+    expect(shadowed.rateLimit).toEqual(shown);
     const own = expressLikeRequest();
     Object.defineProperty(own, 'rateLimit', { value: undefined, writable: true });
-    expect(recordDecision(own, decision)).toBe(true);
-    expect(own.rateLimit).toBe(decision);
+    expect(recordDecision(own, decision, '10.0.0.1')).toBe(false);
+    expect(own.rateLimit).toEqual(shown);
   });
 });

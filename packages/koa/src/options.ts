@@ -1,11 +1,11 @@
 import type {
-  Decision,
   HttpBehaviourOptions,
   HttpRejection,
   HttpRequestInfo,
   HttpRuleSetOptions,
   HttpRuleSpec,
   LimiterOptions,
+  RequestRateLimit,
 } from '@tollgate/core';
 import type { Context, Next } from 'koa';
 
@@ -16,13 +16,15 @@ export interface KoaCallbacks {
   /** True: let the request through untouched (not counted, no headers). */
   skip?: (ctx: Context, info: HttpRequestInfo) => boolean | Promise<boolean>;
   /** 429 body: a string, an object (sent as JSON), or a function (may be async) of the context and decision returning either. */
-  message?: string | object | ((ctx: Context, decision: Decision) => string | object | Promise<string | object>);
+  message?: string | object | ((ctx: Context, decision: RequestRateLimit) => string | object | Promise<string | object>);
   /**
    * Answers a rejected request yourself (sync or async): the rate-limit headers and `Retry-After`
    * are already set, `ctx.state.rateLimit` holds the decision and `rejection` the default status,
    * content type and body. Call `next()` to let the request through after all.
    */
   handler?: (ctx: Context, next: Next, rejection: HttpRejection) => void | Promise<void>;
+  /** Whether a finished request succeeded, for `skipFailedRequests` / `skipSuccessfulRequests` (sync or async). Default: `ctx.status < 400`. */
+  requestWasSuccessful?: (ctx: Context) => boolean | Promise<boolean>;
 }
 
 /** A rule (any spec form of `createLimiter`, incl. `limits: [...]`, or `{ windowMs, limit }`), its store, and the HTTP behaviour. */

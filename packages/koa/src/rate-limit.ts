@@ -1,6 +1,6 @@
 import {
   createHttpLimiter,
-  type Decision,
+  type HttpLimiter,
   type HttpRateLimitOptions,
   type HttpRequestInfo,
   type HttpRuleSetLimiter,
@@ -9,7 +9,9 @@ import {
   holdUnlessClosed,
   type Limiter,
   mergeRateLimitHeaders,
+  type RequestRateLimit,
   type RuleSet,
+  requestRateLimit,
   settleWhenDone,
 } from '@tollgate/core';
 import type { Context, Middleware } from 'koa';
@@ -18,13 +20,18 @@ import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 declare module 'koa' {
   interface DefaultState {
     /** The decision of the last Tollgate middleware this request went through (absent when skipped). */
-    rateLimit?: Decision;
+    rateLimit?: RequestRateLimit;
   }
 }
 
 export type RateLimitMiddleware = Middleware & {
   /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
   readonly limiter: Limiter;
+  /**
+   * express-rate-limit's `resetKey`: the client named by what `key` returns, or by its address,
+   * starts afresh (e.g. after a solved captcha).
+   */
+  readonly resetKey: HttpLimiter['resetKey'];
 };
 
 export type RuleSetRateLimitMiddleware = Middleware & {
@@ -62,11 +69,12 @@ export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMid
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
+  const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const middleware: Middleware = async (ctx, next) => {
     const verdict = await http.check(info(ctx));
     if (verdict.action === 'skip') return next();
-    ctx.state.rateLimit = verdict.decision;
+    ctx.state[name] = requestRateLimit(verdict.decision, verdict.key);
     // Another Tollgate middleware may have run on this request: its RateLimit fields are kept.
     const headers = mergeRateLimitHeaders(verdict.headers, (name) => headerText(ctx.res.getHeader(name)));
     for (let i = 0; i < headers.length; i++) ctx.set(headers[i]![0], headers[i]![1]);
@@ -77,11 +85,11 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
       ctx.body = verdict.body;
       return;
     }
-    settleWhenDone(ctx.res, verdict.settle);
+    settleWhenDone(ctx.res, verdict.settle, ctx);
     if (verdict.delayMs > 0 && !(await holdUnlessClosed(ctx.res, verdict.delayMs))) return;
     await next();
   };
   return 'rules' in http
     ? Object.assign(middleware, { rules: http.rules, identitiesOf: http.identitiesOf })
-    : Object.assign(middleware, { limiter: http.limiter });
+    : Object.assign(middleware, { limiter: http.limiter, resetKey: http.resetKey });
 }

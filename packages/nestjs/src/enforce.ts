@@ -1,3 +1,6 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { requestRateLimit } from '@tollgate/core';
+import { invocationOf } from './context-exchange.js';
 import { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 import type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
 import type { RouteRule } from './options.js';
@@ -6,27 +9,38 @@ import type { RouteRule } from './options.js';
 export interface RuleSource {
   /** True when `rule` already checked this invocation (its arguments array): a request counts once per rule. */
   checkedBefore(invocation: object, rule: RouteRule): boolean;
+  /** Lets a rule's `errorMessage` see the execution context of the request it answers. */
+  enter(context: ExecutionContext, request: unknown): void;
+  /** True when an exception filter of the app would render `exception` thrown on this route. */
+  caughtByAppFilter(context: ExecutionContext, exception: Error): boolean;
 }
 
 /**
  * Checks `rules` in order for one request: sets the decision on the request and the headers on
- * the response, holds shaped requests, and on the first rejection answers (through the rule's
- * `handler` when it has one) and throws `RateLimitRejectedException` to stop Nest's pipeline.
+ * the response, holds shaped requests, and on the first rejection throws
+ * `RateLimitRejectedException`, an `HttpException`, through Nest's exception filters: an app's
+ * filter that catches it renders the 429 (the rate-limit headers are set); without one it is
+ * answered here as the options say (or by the rule's `handler`), and the exception only stops
+ * Nest's pipeline.
  */
 export async function enforce(
   rules: readonly RouteRule[],
   exchange: RateLimitExchange,
-  invocation: object,
+  context: ExecutionContext,
   source: RuleSource,
 ): Promise<void> {
+  const invocation = invocationOf(context);
+  source.enter(context, exchange.info.raw);
   for (const rule of rules) {
     if (source.checkedBefore(invocation, rule)) continue;
     const verdict = await rule.check(exchange.info);
     if (verdict.action === 'skip') continue;
-    exchange.record?.(verdict.decision);
+    exchange.record?.(requestRateLimit(verdict.decision, verdict.key), rule.requestPropertyName ?? 'rateLimit');
     if (verdict.action === 'reject') {
-      await reject(rule, exchange, verdict);
-      throw new RateLimitRejectedException(verdict);
+      const exception = new RateLimitRejectedException(verdict);
+      if (rule.handler === undefined && source.caughtByAppFilter(context, exception)) exchange.setHeaders(verdict.headers);
+      else await reject(rule, exchange, verdict);
+      throw exception;
     }
     await pass(exchange, verdict);
   }
@@ -55,8 +69,8 @@ async function pass(exchange: RateLimitExchange, verdict: PassVerdict): Promise<
   }
   let closedEarly = false;
   let wake: (() => void) | undefined;
-  exchange.onDone((statusCode) => {
-    verdict.settle(statusCode);
+  exchange.onDone((statusCode, response) => {
+    verdict.settle(statusCode, response);
     if (statusCode === undefined) {
       closedEarly = true;
       wake?.();

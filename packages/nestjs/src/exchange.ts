@@ -1,5 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { type Decision, type HttpRequestInfo, type HttpVerdict, headerText, mergeRateLimitHeaders, settleWhenDone } from '@tollgate/core';
+import {
+  type HttpRequestInfo,
+  type HttpVerdict,
+  headerText,
+  mergeRateLimitHeaders,
+  type RequestRateLimit,
+  settleWhenDone,
+} from '@tollgate/core';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
 export type PassVerdict = Extract<HttpVerdict, { action: 'pass' }>;
@@ -9,14 +16,17 @@ export interface RateLimitExchange {
   readonly info: HttpRequestInfo;
   /** The platform's response object (Express `Response`, Fastify `FastifyReply`), handed to a rule's `handler`. */
   readonly response?: unknown;
-  /** Makes the decision visible to the handler: over HTTP, `req.rateLimit` (the last rule's when several apply). */
-  record?(decision: Decision): void;
+  /** Makes the decision visible to the handler: over HTTP, `req[name]` (`req.rateLimit`; the last rule's when several apply). */
+  record?(decision: RequestRateLimit, name: string): void;
   /** Puts the verdict's headers on the response (or wherever the transport carries them). */
   setHeaders(headers: readonly [string, string][]): void;
   /** Answers a rejected request. The guard throws `RateLimitRejectedException` right after, to stop Nest's pipeline. */
   reject(verdict: RejectVerdict): void | Promise<void>;
-  /** Calls back exactly once: with the status code when the response has finished, undefined when the connection closed first. */
-  onDone(callback: (statusCode: number | undefined) => void): void;
+  /**
+   * Calls back exactly once: with the status code when the response has finished, undefined when
+   * the connection closed first, and the platform's response (for `requestWasSuccessful`).
+   */
+  onDone(callback: (statusCode: number | undefined, response?: unknown) => void): void;
 }
 
 interface FastifyReplyLike {
@@ -32,7 +42,7 @@ type AnyRequest = any;
 
 /** A request the guard or interceptor has checked: `rateLimit` is the decision of the last rule that did not skip it. */
 export interface RateLimitedRequest {
-  rateLimit?: Decision;
+  rateLimit?: RequestRateLimit;
 }
 
 const isFastifyReply = (res: unknown): res is FastifyReplyLike =>
@@ -87,8 +97,8 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
   return {
     info: requestInfo(req),
     response: res,
-    record(decision) {
-      (req as RateLimitedRequest).rateLimit = decision;
+    record(decision, name) {
+      (req as Record<string, unknown>)[name] = decision;
     },
     setHeaders,
     reject(verdict) {
@@ -106,6 +116,6 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
       }
       return ended(response);
     },
-    onDone: (callback) => settleWhenDone(response, callback),
+    onDone: (callback) => settleWhenDone(response, callback, res),
   };
 }

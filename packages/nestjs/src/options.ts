@@ -1,5 +1,6 @@
 import type { InjectionToken, ModuleMetadata, OptionalFactoryDependency, Type } from '@nestjs/common';
 import type { HttpBehaviourOptions, HttpRequestChecker, HttpRequestInfo, HttpRuleSpec, LimiterOptions, RuleSet } from '@tollgate/core';
+import type { RateLimitErrorMessage } from './error-message.js';
 import type { RejectVerdict } from './exchange.js';
 
 /**
@@ -15,6 +16,12 @@ export type RateLimitHandler = (req: any, res: any, verdict: RejectVerdict) => v
 export type RateLimitHttpOptions = Omit<HttpBehaviourOptions, 'handler'> & {
   /** Answers rejected requests instead of the default body (see `RateLimitHandler`). */
   handler?: RateLimitHandler;
+  /**
+   * @nestjs/throttler's `errorMessage`, taken as is: the 429 body (`message` of a JSON one) as a
+   * string, or a function (may be async) of the execution context and the detail of the limit
+   * (`limit`, `ttl`, `totalHits`, `timeToExpire`...). Not with `message` on the same rule or module.
+   */
+  errorMessage?: RateLimitErrorMessage;
 };
 
 /**

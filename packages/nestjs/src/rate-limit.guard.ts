@@ -1,5 +1,5 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { contextExchange, invocationOf } from './context-exchange.js';
+import { contextExchange } from './context-exchange.js';
 import { enforce } from './enforce.js';
 import type { RateLimitExchange } from './exchange.js';
 import { RateLimitRegistry } from './rate-limit.registry.js';
@@ -21,7 +21,7 @@ export class RateLimitGuard implements CanActivate {
     if (rules.length === 0) return true;
     const exchange = this.getExchange(context);
     if (exchange === undefined) return true;
-    await enforce(rules, exchange, invocationOf(context), this.registry);
+    await enforce(rules, exchange, context, this.registry);
     return true;
   }
 

@@ -1,6 +1,6 @@
 import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Observable } from 'rxjs';
-import { contextExchange, invocationOf } from './context-exchange.js';
+import { contextExchange } from './context-exchange.js';
 import { enforce } from './enforce.js';
 import type { RateLimitExchange } from './exchange.js';
 import { RateLimitRegistry } from './rate-limit.registry.js';
@@ -18,7 +18,7 @@ export class RateLimitInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const rules = this.registry.limitersFor(context.getClass(), context.getHandler());
     const exchange = rules.length === 0 ? undefined : this.getExchange(context);
-    if (exchange !== undefined) await enforce(rules, exchange, invocationOf(context), this.registry);
+    if (exchange !== undefined) await enforce(rules, exchange, context, this.registry);
     return next.handle();
   }
 

@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { createHttpLimiter, invalidOption, MemoryStore, type Store, TollgateError } from '@tollgate/core';
+import { type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { ApplicationConfig, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import {
+  createHttpLimiter,
+  type HttpLimiter,
+  invalidOption,
+  MemoryStore,
+  refusePeerOptions,
+  type Store,
+  TollgateError,
+} from '@tollgate/core';
+import { errorMessageOption } from './error-message.js';
+import { caughtByAppFilter } from './exception-filters.js';
 import type { RateLimitBudget, RateLimitModuleOptions, RateLimitRules, RateLimitSpec, RouteRule } from './options.js';
 import { withHandler } from './route-rule.js';
 import { ruleSetLimiter } from './rule-set-limiter.js';
@@ -47,13 +57,17 @@ export class RateLimitRegistry implements OnModuleInit {
   private readonly byRoute = new WeakMap<Target, Map<Target, readonly RouteRule[]>>();
   private readonly checked = new WeakMap<object, Set<RouteRule>>();
   private readonly decorated: DecoratedRoute[] = [];
+  /** The execution context each request under check was seen in, for `errorMessage` functions. */
+  private readonly contexts = new WeakMap<object, ExecutionContext>();
 
   constructor(
     @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
     @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
+    @Inject(ApplicationConfig) private readonly appConfig: ApplicationConfig,
   ) {
+    refuseThrottlerOptions(options);
     const { defaultRule: _rule, store, prefix = 'tollgate', rules: _rules, user: _user, budget: _budget, ...defaults } = options;
     this.basePrefix = prefix;
     this.store = store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
@@ -71,6 +85,37 @@ export class RateLimitRegistry implements OnModuleInit {
     if (seen) seen.add(limiter);
     else this.checked.set(invocation, new Set([limiter]));
     return false;
+  }
+
+  /**
+   * express-rate-limit's `resetKey` for the whole app: the client named by what a rule's `key`
+   * returns, or by its address, starts afresh in every rule built from `@RateLimit()` or
+   * `defaultRule` that can name it so (a rule without `key` cannot name a client by anything but
+   * its address, and is passed over for another key). A module rule set resets through its
+   * `identitiesOf`.
+   */
+  async resetKey(keyOrAddress: string): Promise<void> {
+    const resets: Promise<void>[] = [];
+    for (const { limiter } of this.byPrefix.values()) {
+      const rule = limiter as Partial<HttpLimiter>;
+      if (rule.identityOf === undefined || rule.resetKey === undefined) continue;
+      try {
+        rule.identityOf(keyOrAddress);
+      } catch (error) {
+        if ((error as TollgateError).code === 'ERR_TOLLGATE_INVALID_KEY') continue;
+        throw error;
+      }
+      resets.push(rule.resetKey(keyOrAddress));
+    }
+    await Promise.all(resets);
+  }
+
+  enter(context: ExecutionContext, request: unknown): void {
+    if (typeof request === 'object' && request !== null) this.contexts.set(request, context);
+  }
+
+  caughtByAppFilter(context: ExecutionContext, exception: Error): boolean {
+    return caughtByAppFilter(context, exception, this.appConfig, this.reflector);
   }
 
   /** Builds every rule at startup, so a bad spec or a prefix clash fails the boot, not a request. */
@@ -144,7 +189,7 @@ export class RateLimitRegistry implements OnModuleInit {
   }
 
   private build(rule: RateLimitSpec, { id, owner, prefixSuffix = '' }: Scope): RouteRule {
-    const { budget: _budget, handler, ...spec } = rule;
+    const { budget: _budget, handler, errorMessage, ...spec } = rule;
     const prefix = spec.prefix === undefined ? this.prefixOf(id) : `${spec.prefix}${prefixSuffix}`;
     const existing = this.byPrefix.get(prefix);
     if (existing !== undefined) {
@@ -155,11 +200,30 @@ export class RateLimitRegistry implements OnModuleInit {
         'prefix',
       );
     }
-    const { handler: defaultHandler, ...defaults } = this.defaults;
-    const http = createHttpLimiter({ ...defaults, ...spec, store: this.store, prefix });
+    const { handler: defaultHandler, errorMessage: defaultErrorMessage, ...defaults } = this.defaults;
+    const message = this.messageOf(
+      { message: defaults.message, errorMessage: defaultErrorMessage },
+      { message: spec.message, errorMessage },
+    );
+    const http = createHttpLimiter({ ...defaults, ...spec, ...message, store: this.store, prefix });
     const limiter = withHandler(http, handler ?? defaultHandler);
     this.byPrefix.set(prefix, { owner, limiter });
     return limiter;
+  }
+
+  /** The `message` of a rule: its own `message` or `errorMessage`, else the module's; never both of one. */
+  private messageOf(...levels: Pick<RateLimitSpec, 'message' | 'errorMessage'>[]): Pick<RateLimitSpec, 'message'> {
+    let chosen: Pick<RateLimitSpec, 'message'> = {};
+    for (const { message, errorMessage } of levels) {
+      if (message !== undefined && errorMessage !== undefined) {
+        throw invalidOption('errorMessage', 'cannot be combined with message: give one of them', errorMessage);
+      }
+      if (message !== undefined) chosen = { message };
+      if (errorMessage !== undefined) {
+        chosen = { message: errorMessageOption(errorMessage, (req) => this.contexts.get(req as object), 'errorMessage') };
+      }
+    }
+    return chosen;
   }
 
   private prefixOf(id: string): string {
@@ -167,6 +231,16 @@ export class RateLimitRegistry implements OnModuleInit {
     if (prefix.length <= MAX_PREFIX_LENGTH) return prefix;
     return `${this.basePrefix}:#${createHash('sha256').update(id).digest('base64url').slice(0, 16)}`;
   }
+}
+
+/** @nestjs/throttler's module options (`[{ ttl, limit }]`, `throttlers`, `storage`...), refused with what to write. */
+function refuseThrottlerOptions(options: RateLimitModuleOptions): void {
+  const { errorMessage: _taken, ...rest } = Array.isArray(options) ? { errorMessage: undefined } : options;
+  refusePeerOptions(
+    Array.isArray(options) ? options : rest,
+    'RateLimitModule options',
+    (rule) => `{ defaultRule: ${rule}, budget: 'per-handler' }`,
+  );
 }
 
 function budgetOf(budget: unknown, field: string): RateLimitBudget {

@@ -11,6 +11,8 @@ const SHARED_FIELDS = {
   allowList: true,
   ipv6Subnet: true,
   headers: true,
+  requestPropertyName: true,
+  requestWasSuccessful: true,
   responseType: true,
   message: true,
   statusCode: true,

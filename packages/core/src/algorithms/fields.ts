@@ -114,13 +114,24 @@ export const LIMIT_PER_WINDOW_FIELDS = { limit: 'count', window: 'duration' } as
 
 type LimitPerWindowField = FieldName<typeof LIMIT_PER_WINDOW_FIELDS>;
 
+/** Below this, a window given as a bare number was most likely meant in seconds (as rate-limiter-flexible's `duration`). */
+const SECONDS_LIKE_WINDOW_MS = 100;
+
 /** `limit` (>= 0) per `window`; `'forever'` is refused with a pointer to the fixed window. */
 export function limitPerWindow(spec: SpecValues<LimitPerWindowField>, at: FieldPath<LimitPerWindowField>): LimitPerWindow {
-  if (isForever(spec.window)) {
+  const { window } = spec;
+  if (isForever(window)) {
     throw invalidSpec(
       at('window'),
       "cannot be 'forever' here: a count that never resets is { algorithm: 'fixed-window', window: 'forever' }",
-      spec.window,
+      window,
+    );
+  }
+  if (typeof window === 'number' && window > 0 && window < SECONDS_LIKE_WINDOW_MS) {
+    throw invalidSpec(
+      at('window'),
+      `is in milliseconds: for ${window} seconds write '${window}s' or ${window * 1000} (rate-limiter-flexible's duration is in seconds); a window this short is written with its unit, e.g. '${window}ms'`,
+      window,
     );
   }
   return { limit: wholeNumber(spec, 'limit', at), windowMs: span(spec, 'window', at) };

@@ -4,8 +4,10 @@ import { ipIdentity, normaliseIp } from './ip.js';
 export interface ClientAddress {
   /** Normalised (see `normaliseIp`); undefined when the request has no usable address. */
   readonly address: string | undefined;
-  /** What the client is limited under by default: `ip:<address or its IPv6 subnet>`, or `ip:unknown`. */
+  /** What the client is limited under by default: `ip:<key>`. */
   readonly identity: string;
+  /** The address, or its IPv6 subnet (`2001:db8:0:1::/64`), or `unknown`: what the request is told it was counted under. */
+  readonly key: string;
 }
 
 /** What an HTTP limiter stores a request under when it is limited by its client address: `ip:<address>`. */
@@ -13,7 +15,7 @@ export const ADDRESS_PREFIX = 'ip:';
 /** The address of requests without a usable one: they share `ip:unknown`. */
 export const UNKNOWN_ADDRESS = 'unknown';
 /** Requests whose client address is unknown (socket already gone, not an IP) share this identity. */
-const UNKNOWN: ClientAddress = { address: undefined, identity: `${ADDRESS_PREFIX}${UNKNOWN_ADDRESS}` };
+const UNKNOWN: ClientAddress = { address: undefined, identity: `${ADDRESS_PREFIX}${UNKNOWN_ADDRESS}`, key: UNKNOWN_ADDRESS };
 /** Addresses remembered at most; all are forgotten at once when full, so no order is kept. */
 const REMEMBERED = 1024;
 /** The longest address text remembered (IPv6 with an IPv4 tail): a client cannot make it hold long strings. */
@@ -32,7 +34,7 @@ export function clientAddresses(ipv6Subnet: number | false): (ip: string | undef
     let client = remembered.get(ip);
     if (client === undefined) {
       const address = normaliseIp(ip);
-      client = address === undefined ? UNKNOWN : { address, identity: `${ADDRESS_PREFIX}${ipIdentity(address, ipv6Subnet)}` };
+      client = address === undefined ? UNKNOWN : addressOf(address, ipIdentity(address, ipv6Subnet));
       if (ip.length <= LONGEST_REMEMBERED) {
         if (remembered.size === REMEMBERED) remembered.clear();
         remembered.set(ip, client);
@@ -40,4 +42,8 @@ export function clientAddresses(ipv6Subnet: number | false): (ip: string | undef
     }
     return client;
   };
+}
+
+function addressOf(address: string, key: string): ClientAddress {
+  return { address, identity: `${ADDRESS_PREFIX}${key}`, key };
 }

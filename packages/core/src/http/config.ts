@@ -1,6 +1,8 @@
 import { describeValue, TollgateError } from '../errors.js';
+import { closestName } from '../option-fields.js';
 import { compileAllowList } from './allow-list.js';
-import type { HeaderStyle, HttpBehaviourOptions, ResponseType } from './types.js';
+import type { HeaderPlan } from './headers.js';
+import type { DraftVersion, HeaderStyle, HttpBehaviourOptions, ResponseType } from './types.js';
 
 /**
  * The HTTP options parsed once: checked, defaults filled in, the allow list compiled. Every option
@@ -13,7 +15,9 @@ export interface HttpConfig extends Record<Exclude<keyof HttpBehaviourOptions, '
   /** True for a (normalised) address `allowList` exempts; undefined without an allow list. */
   readonly isAllowed: ((address: string) => boolean) | undefined;
   readonly ipv6Subnet: number | false;
-  readonly headers: HeaderStyle | false;
+  readonly headers: HeaderPlan;
+  readonly requestPropertyName: string;
+  readonly requestWasSuccessful: HttpBehaviourOptions['requestWasSuccessful'];
   readonly responseType: ResponseType;
   readonly message: HttpBehaviourOptions['message'];
   readonly statusCode: number;
@@ -22,7 +26,21 @@ export interface HttpConfig extends Record<Exclude<keyof HttpBehaviourOptions, '
   readonly skipSuccessfulRequests: boolean;
 }
 
-const HEADER_STYLES: readonly (HeaderStyle | false)[] = ['draft', 'draft+legacy', 'legacy', false];
+const draft = (version: DraftVersion, legacy: boolean): HeaderPlan => ({ draft: version, legacy });
+/** Every `headers` value but false, and the fields it sends; the compiler holds it to `HeaderStyle`. */
+const HEADER_STYLES = {
+  draft: draft('draft-11', false),
+  'draft+legacy': draft('draft-11', true),
+  'draft-11': draft('draft-11', false),
+  'draft-11+legacy': draft('draft-11', true),
+  'draft-8': draft('draft-8', false),
+  'draft-8+legacy': draft('draft-8', true),
+  'draft-7': draft('draft-7', false),
+  'draft-7+legacy': draft('draft-7', true),
+  'draft-6': draft('draft-6', false),
+  'draft-6+legacy': draft('draft-6', true),
+  legacy: { draft: undefined, legacy: true },
+} as const satisfies Record<HeaderStyle, HeaderPlan>;
 const RESPONSE_TYPES: readonly ResponseType[] = ['text', 'json', 'problem+json'];
 
 function invalid(field: string, expectation: string, value: unknown): TollgateError {
@@ -37,7 +55,9 @@ export function parseHttpConfig(options: HttpBehaviourOptions): HttpConfig {
     skip: options.skip,
     isAllowed: compileAllowList(options.allowList),
     ipv6Subnet: options.ipv6Subnet ?? 64,
-    headers: options.headers ?? 'draft',
+    headers: options.headers === false ? false : HEADER_STYLES[options.headers ?? 'draft'],
+    requestPropertyName: options.requestPropertyName ?? 'rateLimit',
+    requestWasSuccessful: options.requestWasSuccessful,
     responseType: options.responseType ?? 'text',
     message: options.message,
     statusCode: options.statusCode ?? 429,
@@ -48,15 +68,23 @@ export function parseHttpConfig(options: HttpBehaviourOptions): HttpConfig {
 }
 
 function checkBehaviour(options: HttpBehaviourOptions): void {
-  for (const field of ['key', 'skip', 'handler'] as const) {
+  for (const field of ['key', 'skip', 'handler', 'requestWasSuccessful'] as const) {
     if (options[field] !== undefined && typeof options[field] !== 'function') throw invalid(field, 'must be a function', options[field]);
   }
   const { ipv6Subnet, headers, responseType, message } = options;
   if (ipv6Subnet !== undefined && ipv6Subnet !== false && !(Number.isInteger(ipv6Subnet) && ipv6Subnet >= 1 && ipv6Subnet <= 128)) {
     throw invalid('ipv6Subnet', 'must be a whole number from 1 to 128, or false', ipv6Subnet);
   }
-  if (headers !== undefined && !HEADER_STYLES.includes(headers)) {
-    throw invalid('headers', "must be 'draft', 'draft+legacy', 'legacy' or false", headers);
+  if (headers !== undefined && headers !== false && !(typeof headers === 'string' && Object.hasOwn(HEADER_STYLES, headers))) {
+    const closest = typeof headers === 'string' ? closestName(headers, Object.keys(HEADER_STYLES)) : undefined;
+    const valid = `${Object.keys(HEADER_STYLES)
+      .map((style) => `'${style}'`)
+      .join(', ')} or false`;
+    throw invalid('headers', closest === undefined ? `must be ${valid}` : `must be ${valid}: did you mean '${closest}'?`, headers);
+  }
+  const { requestPropertyName } = options;
+  if (requestPropertyName !== undefined && (typeof requestPropertyName !== 'string' || requestPropertyName === '')) {
+    throw invalid('requestPropertyName', 'must be a non-empty string', requestPropertyName);
   }
   if (responseType !== undefined && !RESPONSE_TYPES.includes(responseType)) {
     throw invalid('responseType', "must be 'text', 'json' or 'problem+json'", responseType);

@@ -1,6 +1,10 @@
 import type { Decision, LimitDecision } from '../decision.js';
 import type { BoundLimit } from '../stores/store.js';
-import type { HeaderStyle } from './types.js';
+import { draft6Headers, draft7Headers, draft8Headers } from './draft-headers.js';
+import { ceilSeconds } from './seconds.js';
+import type { DraftVersion } from './types.js';
+
+export { ceilSeconds };
 
 /**
  * The names of the fields Tollgate sets, in lower case as HTTP/2 and HTTP/3 always send them
@@ -17,11 +21,6 @@ export const FIELD = {
   remaining: 'x-ratelimit-remaining',
   reset: 'x-ratelimit-reset',
 } as const;
-
-/** Whole seconds, rounded up: a client that waits this long is never early. */
-export function ceilSeconds(ms: number): number {
-  return Math.ceil(ms / 1000);
-}
 
 /**
  * `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11), one list member per limit:
@@ -87,26 +86,71 @@ export function rateLimitHeader(decision: Decision): string {
   return value;
 }
 
-/** The rate-limit headers of one response, in the chosen style. */
-export function decisionHeaders(style: HeaderStyle | false, policy: string, decision: Decision): [string, string][] {
-  if (style === false) return [];
+/** Which fields a response carries: `headers` parsed (see `HeaderStyle`); false sends none, `Retry-After` included. */
+export type HeaderPlan = false | { readonly draft: DraftVersion | undefined; readonly legacy: boolean };
+
+/**
+ * The rate-limit fields of one response, in the chosen style: `policy` is the rule's
+ * `RateLimit-Policy` (draft 11), `key` what the request was counted under (draft 8 sends its hash).
+ */
+export function decisionHeaders(plan: HeaderPlan, policy: string, decision: Decision, key: string): [string, string][] {
+  if (plan === false) return [];
+  const { draft, legacy } = plan;
   // Built as literals: an array grown by push costs a copy of its backing store.
-  if (style === 'draft')
+  if (draft === 'draft-11' && !legacy)
     return [
       [FIELD.policy, policy],
       [FIELD.rateLimit, rateLimitHeader(decision)],
     ];
-  const legacy = legacyHeaders(decision);
-  return style === 'legacy' ? legacy : [[FIELD.policy, policy], [FIELD.rateLimit, rateLimitHeader(decision)], ...legacy];
+  const standard = draft === undefined ? [] : draftHeaders(draft, policy, decision, key);
+  return legacy ? [...standard, ...legacyHeaders(decision)] : standard;
 }
 
+function draftHeaders(draft: DraftVersion, policy: string, decision: Decision, key: string): [string, string][] {
+  switch (draft) {
+    case 'draft-6':
+      return draft6Headers(decision);
+    case 'draft-7':
+      return draft7Headers(decision);
+    case 'draft-8':
+      return draft8Headers(decision, key);
+    default:
+      return [
+        [FIELD.policy, policy],
+        [FIELD.rateLimit, rateLimitHeader(decision)],
+      ];
+  }
+}
+
+/** The name @nestjs/throttler gives no suffix: its fields are the unsuffixed `X-RateLimit-*` set. */
+const UNSUFFIXED_NAME = 'default';
+
+/**
+ * `X-RateLimit-Limit/Remaining/Reset` (reset in epoch seconds, as GitHub and express-rate-limit
+ * send it) of the limit named `default` when the rule has one, else of the reported limit; and
+ * @nestjs/throttler's fields of every limit named otherwise (a name given in `limits`, or `name`),
+ * suffixed with its name: `X-RateLimit-Limit-<name>`, `-Remaining-<name>`, `-Reset-<name>`
+ * (seconds from now, as throttler counts them) and, on a denial by that limit, `Retry-After-<name>`;
+ * no reset for a count that never resets.
+ */
 function legacyHeaders(decision: Decision): [string, string][] {
-  const headers: [string, string][] = [
-    [FIELD.limit, String(decision.limit)],
-    [FIELD.remaining, String(Math.max(0, decision.remaining))],
+  const { limits } = decision;
+  const main = limits.find((part) => part.name === UNSUFFIXED_NAME) ?? decision;
+  const fields: [string, string][] = [
+    [FIELD.limit, String(main.limit)],
+    [FIELD.remaining, String(Math.max(0, main.remaining))],
   ];
-  // Epoch seconds, as GitHub and express-rate-limit send it; none for a count that never resets.
-  if (Number.isFinite(decision.resetAfterMs))
-    headers.push([FIELD.reset, String(ceilSeconds(decision.decidedAtMs + decision.resetAfterMs))]);
-  return headers;
+  // None for a count that never resets.
+  if (Number.isFinite(main.resetAfterMs)) fields.push([FIELD.reset, String(ceilSeconds(decision.decidedAtMs + main.resetAfterMs))]);
+  for (const part of limits) {
+    if (part.name === UNSUFFIXED_NAME) continue;
+    fields.push(
+      [`${FIELD.limit}-${part.name}`, String(part.limit)],
+      [`${FIELD.remaining}-${part.name}`, String(Math.max(0, part.remaining))],
+    );
+    if (Number.isFinite(part.resetAfterMs)) fields.push([`${FIELD.reset}-${part.name}`, String(ceilSeconds(part.resetAfterMs))]);
+    if (!part.allowed && Number.isFinite(part.retryAfterMs))
+      fields.push([`${FIELD.retryAfter}-${part.name}`, String(ceilSeconds(part.retryAfterMs))]);
+  }
+  return fields;
 }

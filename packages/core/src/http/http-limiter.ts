@@ -47,29 +47,32 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   const consumeNow = consumeNowOf(limiter);
   const readsOnlyAddress = skip === undefined && key === undefined && choose === undefined;
 
-  async function identify(info: HttpRequestInfo, client: ClientAddress): Promise<string> {
+  /** The key the request is counted under (its identity is `key:<key>`), or undefined for the client address. */
+  async function customKey(info: HttpRequestInfo): Promise<string | undefined> {
     const custom = key === undefined ? undefined : await key(info.raw, info);
     // '' usually comes from the client (an empty `x-api-key:` header): limit it by its address, never answer 500.
-    if (custom === undefined || custom === '') return client.identity;
+    if (custom === undefined || custom === '') return undefined;
     if (typeof custom !== 'string') {
       throw new TollgateError('ERR_TOLLGATE_INVALID_KEY', `key() must return a string or undefined (got ${describeValue(custom)})`, 'key');
     }
-    return `${KEY_PREFIX}${custom}`;
+    return custom;
   }
 
   async function checkWithCallbacks(info: HttpRequestInfo, client: ClientAddress): Promise<HttpVerdict> {
     if (skip !== undefined && (await skip(info.raw, info))) return SKIP;
-    const identity = await identify(info, client);
-    if (choose === undefined) return decide(limiter, policy, identity, info.raw);
+    const custom = await customKey(info);
+    const identity = custom === undefined ? client.identity : `${KEY_PREFIX}${custom}`;
+    const shown = custom ?? client.key;
+    if (choose === undefined) return decide(limiter, policy, identity, shown, info.raw);
     const chosen = await choose(info.raw, info);
-    return decide(chosen, policyOf(chosen), identity, info.raw);
+    return decide(chosen, policyOf(chosen), identity, shown, info.raw);
   }
 
   /** The common case, no callbacks: on the memory store, free of promises unless the request is rejected. */
-  function decideByAddress(identity: string, raw: unknown): HttpVerdict | Promise<HttpVerdict> {
-    if (consumeNow === undefined) return decide(limiter, policy, identity, raw);
+  function decideByAddress({ identity, key: clientKey }: ClientAddress, raw: unknown): HttpVerdict | Promise<HttpVerdict> {
+    if (consumeNow === undefined) return decide(limiter, policy, identity, clientKey, raw);
     try {
-      return verdictOf(limiter, policy, consumeNow(identity), identity, raw);
+      return verdictOf(limiter, policy, consumeNow(identity), identity, clientKey, raw);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -78,14 +81,16 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   function checkNow(info: HttpRequestInfo): HttpVerdict | Promise<HttpVerdict> {
     const client = clientOf(info.ip);
     if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIP;
-    if (readsOnlyAddress) return decideByAddress(client.identity, info.raw);
+    if (readsOnlyAddress) return decideByAddress(client, info.raw);
     return checkWithCallbacks(info, client);
   }
 
   return {
     limiter,
     identityOf,
+    resetKey: (keyOrAddress) => limiter.reset(keyOrAddress).then(() => undefined),
     readsOnlyAddress,
+    requestPropertyName: config.requestPropertyName,
     checkNow,
     check(info) {
       const verdict = checkNow(info);

@@ -3,7 +3,9 @@ export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
 export { headerText, mergeRateLimitHeaders } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
+export { requestRateLimit } from './request-rate-limit.js';
 export type {
+  DraftVersion,
   HeaderStyle,
   HttpBehaviourOptions,
   HttpLimiter,
@@ -17,6 +19,7 @@ export type {
   HttpVerdict,
   LimitFunction,
   PerRequest,
+  RequestRateLimit,
   ResponseType,
   WindowMsRule,
 } from './types.js';

@@ -33,6 +33,10 @@ function nameOf(member: string): string | undefined {
   return /^"((?:[^"\\]|\\.)*)"/.exec(member)?.[1];
 }
 
+function namedList(list: string): boolean {
+  return members(list).every((member) => nameOf(member) !== undefined);
+}
+
 function renamed(member: string, renames: ReadonlyMap<string, string>): string {
   const name = nameOf(member);
   const to = name === undefined ? undefined : renames.get(name);
@@ -44,7 +48,8 @@ function renamed(member: string, renames: ReadonlyMap<string, string>): string {
  * a case-insensitive lookup as a response's own, undefined when absent): `RateLimit-Policy` and `RateLimit` become the existing list followed by
  * the new members. A new member whose name the response already carries is renamed `<name>-2`
  * (`-3`...) in both fields, so each `RateLimit` member still names its policy. Other headers,
- * and headers on a response without these fields, are returned as they are.
+ * headers on a response without these fields, and fields of the earlier drafts (not lists of
+ * named members) are returned as they are: they replace the response's.
  */
 export function mergeRateLimitHeaders(
   headers: readonly [string, string][],
@@ -67,7 +72,8 @@ export function mergeRateLimitHeaders(
   return headers.map(([name, value]): [string, string] => {
     const lower = name.toLowerCase();
     const existing = lower === POLICY ? existingPolicy : lower === RATELIMIT ? existingRate : undefined;
-    if (!existing) return [name, value];
+    // Only lists of named members merge: draft 6 and 7 fields describe one limit, the last limiter's, as express-rate-limit sends them.
+    if (!existing || !namedList(existing) || !namedList(value)) return [name, value];
     return [name, [existing, ...members(value).map((member) => renamed(member, renames))].join(', ')];
   });
 }

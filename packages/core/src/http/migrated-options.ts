@@ -1,24 +1,5 @@
 import { describeValue, TollgateError } from '../errors.js';
-
-/**
- * Option names of express-rate-limit, @nestjs/throttler and rate-limiter-flexible whose meaning
- * differs from anything Tollgate takes under that name: what to write instead.
- */
-const POINTERS: Readonly<Record<string, string>> = {
-  standardHeaders:
-    "is express-rate-limit's: use headers ('draft' for the RateLimit-Policy / RateLimit fields, 'draft+legacy', 'legacy' or false)",
-  legacyHeaders: "is express-rate-limit's: use headers ('draft+legacy' or 'legacy' send X-RateLimit-*)",
-  keyGenerator: "is express-rate-limit's: use key ((req, info) => string | undefined; undefined falls back to the client IP)",
-  requestWasSuccessful: "is express-rate-limit's: Tollgate counts a status >= 400 or an aborted request as failed (skipFailedRequests)",
-  passOnStoreError: "is express-rate-limit's: use onStoreError ('open' lets requests through when the store fails, 'closed' refuses them)",
-  identifier: "is express-rate-limit's: use name on the limit (the name in the RateLimit-Policy field)",
-  validate: "is express-rate-limit's: Tollgate checks every option when the limiter is built and has no checks to turn off",
-  ttl: "is @nestjs/throttler's: use { windowMs, limit } or { algorithm: 'fixed-window', limit, window }",
-  blockDuration: 'has no equivalent: a denied client is limited until its window or bucket lets it through again',
-  points: "is rate-limiter-flexible's: use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
-  duration: "is rate-limiter-flexible's (seconds): use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
-  keyPrefix: "is rate-limiter-flexible's: use prefix",
-};
+import { refusePeerOptions } from '../peer-options.js';
 
 /** Shorthands and algorithm fields that, with `windowMs`, would make the rule ambiguous. */
 const OTHER_RULE_FIELDS = ['algorithm', 'limits', 'qps', 'rate', 'perSecond', 'perMinute', 'perHour', 'perDay', 'window'];
@@ -29,10 +10,8 @@ function invalid(field: string, expectation: string, value: unknown): TollgateEr
 
 /** Refuses the option names of other rate limiters that Tollgate spells differently, naming Tollgate's. */
 export function refuseForeignOptions(options: object): void {
+  refusePeerOptions(options);
   const fields = options as Record<string, unknown>;
-  for (const field of Object.keys(POINTERS)) {
-    if (fields[field] !== undefined) throw invalid(field, POINTERS[field]!, fields[field]);
-  }
   const store = fields.store as { increment?: unknown; execute?: unknown } | undefined;
   if (typeof store?.increment === 'function' && typeof store.execute !== 'function') {
     throw invalid('store', 'is a store of express-rate-limit: use MemoryStore or RedisStore({ client }) of @tollgate/core', '[store]');
@@ -65,5 +44,7 @@ function windowRule(fields: Record<string, unknown>): Record<string, unknown> {
   if (max !== undefined && rest.limit !== undefined) throw invalid('max', 'cannot be combined with limit (max is its older name)', max);
   const limit = rest.limit ?? max;
   if (limit === undefined) throw invalid('limit', 'is required with windowMs (the requests a client may make per window)', limit);
-  return { ...rest, algorithm: 'fixed-window', limit, window: windowMs };
+  // Milliseconds by name: a short window is what the user wrote, not seconds meant.
+  const window = typeof windowMs === 'number' && windowMs > 0 && Number.isFinite(windowMs) ? `${windowMs}ms` : windowMs;
+  return { ...rest, algorithm: 'fixed-window', limit, window };
 }

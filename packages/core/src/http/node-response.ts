@@ -5,15 +5,20 @@ export const NOTHING_TO_SETTLE = (_statusCode: number | undefined): void => {};
 
 /**
  * Calls `settle` once the response is over: with its status when it was sent in full,
- * with undefined when the connection closed first (including before this was called).
+ * with undefined when the connection closed first (including before this was called), and
+ * `response` (default `res`): what `requestWasSuccessful` is handed beside the request.
  */
-export function settleWhenDone(res: ServerResponse, settle: (statusCode: number | undefined) => void): void {
+export function settleWhenDone(
+  res: ServerResponse,
+  settle: (statusCode: number | undefined, response?: unknown) => void,
+  response: unknown = res,
+): void {
   if (settle === NOTHING_TO_SETTLE) return;
   if (res.closed) {
-    settle(res.writableFinished ? res.statusCode : undefined);
+    settle(res.writableFinished ? res.statusCode : undefined, response);
     return;
   }
-  res.once('close', () => settle(res.writableFinished ? res.statusCode : undefined));
+  res.once('close', () => settle(res.writableFinished ? res.statusCode : undefined, response));
 }
 
 /**

@@ -12,6 +12,7 @@ export const BEHAVIOUR_FIELDS = {
   allowList: true,
   ipv6Subnet: true,
   headers: true,
+  requestPropertyName: true,
   responseType: true,
   message: true,
   handler: true,
@@ -19,6 +20,7 @@ export const BEHAVIOUR_FIELDS = {
   storeErrorStatusCode: true,
   skipFailedRequests: true,
   skipSuccessfulRequests: true,
+  requestWasSuccessful: true,
 } as const satisfies Record<keyof HttpBehaviourOptions, true>;
 
 /** The options of an inline rule, sorted by who takes them. */

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Decision } from '../decision.js';
-import { ceilSeconds } from './headers.js';
+import { requestRateLimit } from './request-rate-limit.js';
+import { ceilSeconds } from './seconds.js';
 import type { HttpBehaviourOptions, ResponseType } from './types.js';
 
 export interface RejectBody {
@@ -30,15 +31,19 @@ function describe(decision: Decision): string {
   return `Too many requests: retry in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 }
 
-/** The body of a rejected request: the default one of `responseType`, or the user's `message` (which may be async). */
+/**
+ * The body of a rejected request: the default one of `responseType`, or the user's `message`
+ * (which may be async; a function is told the decision as `req.rateLimit` shows it, with the key).
+ */
 export async function rejectBody(
   message: HttpBehaviourOptions['message'],
   responseType: ResponseType,
   status: number,
   req: unknown,
   decision: Decision,
+  key: string,
 ): Promise<RejectBody> {
-  const custom = typeof message === 'function' ? await message(req, decision) : message;
+  const custom = typeof message === 'function' ? await message(req, requestRateLimit(decision, key)) : message;
   const title = STATUS_CODES[status] ?? 'Too Many Requests';
   if (custom !== undefined && typeof custom !== 'string') {
     return json(responseType === 'problem+json' ? PROBLEM : JSON_TYPE, custom);

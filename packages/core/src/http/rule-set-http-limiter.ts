@@ -30,7 +30,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
     const ip = client.address ?? UNKNOWN_ADDRESS;
     const match = rules.match({ method: info.method, path: info.path, ip, headers: info.headers, user: userId });
     if (match === undefined) return SKIPPED;
-    return decide(match.limiter, policyOf(match.limiter), identityIn(match, client), info.raw);
+    return decide(match.limiter, policyOf(match.limiter), identityIn(match, client), keyIn(match, client), info.raw);
   }
 
   function identitiesOf({ ip, user, headers }: RuleClient): RuleMatch[] {
@@ -50,6 +50,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
   return {
     rules,
     identitiesOf,
+    requestPropertyName: config.requestPropertyName,
     check(info) {
       const client = clientOf(info.ip);
       if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIPPED;
@@ -62,6 +63,11 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
 /** Keyed by the client address: grouped by `ipv6Subnet`, as inline (requests without one share `ip:unknown`). */
 function identityIn(match: RuleMatch, client: ClientAddress): string {
   return match.selector === 'ip' && client.address !== undefined ? client.identity : match.key;
+}
+
+/** What the request is told it was counted under: its address (or subnet) for an ip-keyed rule, else what the rule's key read. */
+function keyIn(match: RuleMatch, client: ClientAddress): string {
+  return match.selector === 'ip' && client.address !== undefined ? client.key : match.value;
 }
 
 function validateRuleSetOptions(options: HttpRuleSetOptions): void {

@@ -19,7 +19,13 @@ export interface HttpRequestInfo {
   raw: unknown;
 }
 
-export type HeaderStyle = 'draft' | 'draft+legacy' | 'legacy';
+/** A version of draft-ietf-httpapi-ratelimit-headers: 6, 7 and 8 as express-rate-limit writes them, 11 the latest. */
+export type DraftVersion = 'draft-6' | 'draft-7' | 'draft-8' | 'draft-11';
+/**
+ * The rate-limit fields sent: `'draft'` (the latest draft, `'draft-11'`) or an earlier draft, each
+ * optionally `+legacy` (also `X-RateLimit-Limit/Remaining/Reset`), or `'legacy'` alone.
+ */
+export type HeaderStyle = 'draft' | DraftVersion | `${'draft' | DraftVersion}+legacy` | 'legacy';
 export type ResponseType = 'text' | 'json' | 'problem+json';
 
 /** The HTTP behaviour on top of a rule; see `HttpRateLimitOptions`. */
@@ -38,15 +44,19 @@ export interface HttpBehaviourOptions {
   /** Prefix length IPv6 clients are grouped by (default 64); false = whole address. */
   ipv6Subnet?: number | false;
   /**
-   * 'draft' (default: latest IETF draft structured fields RateLimit-Policy / RateLimit),
-   * 'draft+legacy' (also X-RateLimit-Limit/Remaining/Reset), 'legacy', or false.
+   * 'draft' (default: latest IETF draft structured fields RateLimit-Policy / RateLimit, also
+   * 'draft-11'), 'draft-8', 'draft-7' or 'draft-6' (as express-rate-limit's `standardHeaders`
+   * writes them), each optionally '+legacy' (also X-RateLimit-Limit/Remaining/Reset), 'legacy'
+   * alone, or false: no rate-limit field at all, `Retry-After` included.
    */
   headers?: HeaderStyle | false;
+  /** Where the decision is put on the request (Express and Nest: `req[name]`, Koa: `ctx.state[name]`). Default `rateLimit`. */
+  requestPropertyName?: string;
   /** 429 body format: 'text' (default) | 'json' | 'problem+json'. */
   responseType?: ResponseType;
   /** Custom body: a string/object, or a function of the request and decision. */
   // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
-  message?: string | object | ((req: any, decision: Decision) => string | object | Promise<string | object>);
+  message?: string | object | ((req: any, decision: RequestRateLimit) => string | object | Promise<string | object>);
   /**
    * Answers a rejected request instead of the default body: full control of the response, sync
    * or async. Its arguments are the adapter's (Express `(req, res, next, rejection)`, Koa
@@ -65,6 +75,14 @@ export interface HttpBehaviourOptions {
   skipFailedRequests?: boolean;
   /** Refund after the response: don't count requests that succeeded (status < 400). */
   skipSuccessfulRequests?: boolean;
+  /**
+   * Whether a finished request succeeded, for `skipFailedRequests` / `skipSuccessfulRequests`
+   * (sync or async). Default: its status is below 400. Its arguments are the adapter's (Express
+   * `(req, res)`, Koa `(ctx)`, Nest `(req, res)`). A request whose connection closed before its
+   * response was sent failed, whatever this says.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each adapter types its own arguments
+  requestWasSuccessful?: (req: any, res: any) => boolean | Promise<boolean>;
 }
 
 /**
@@ -122,6 +140,8 @@ export interface HttpRequestChecker {
    * request its promise hops.
    */
   checkNow?(info: HttpRequestInfo): HttpVerdict | Promise<HttpVerdict>;
+  /** The `requestPropertyName` option: where an adapter puts the decision on the request. Absent: `rateLimit`. */
+  readonly requestPropertyName?: string;
 }
 
 /** An HTTP limiter of one rule given inline. */
@@ -140,6 +160,12 @@ export interface HttpLimiter extends HttpRequestChecker {
    * limiter without a `key` function.
    */
   identityOf(keyOrAddress: string): string;
+  /**
+   * express-rate-limit's `resetKey`: forgets the state of the client named as `identityOf` takes
+   * it (what `key` returns, or an address), so its next request starts afresh. Rejects with
+   * `ERR_TOLLGATE_INVALID_KEY` as `identityOf` throws.
+   */
+  resetKey(keyOrAddress: string): Promise<void>;
 }
 
 /** An HTTP limiter of a rule set. */
@@ -157,25 +183,43 @@ export interface HttpRuleSetLimiter extends HttpRequestChecker {
   identitiesOf(client: RuleClient): RuleMatch[];
 }
 
+/**
+ * What an HTTP limiter records on the request (`req.rateLimit`): the decision, plus the fields
+ * express-rate-limit puts there, so code reading them keeps working.
+ */
+export interface RequestRateLimit extends Decision {
+  /** Units of the reported limit in use: `limit - remaining` (a denied request takes none). */
+  readonly used: number;
+  /** When the reported limit is full again: `decidedAtMs + resetAfterMs`. */
+  readonly resetTime: Date;
+  /** What the request was counted under: what `key` returned, else the client address (an IPv6 one as its subnet). */
+  readonly key: string;
+}
+
 export type HttpVerdict =
   /** Skipped / allow-listed: touch nothing. */
   | { action: 'skip' }
   | {
       action: 'pass';
       decision: Decision;
+      /** What the request was counted under (see `RequestRateLimit.key`). */
+      key: string;
       /** The fields to set, `[name, value]`, names in lower case. */
       headers: [string, string][];
       /** > 0: hold the request this long before passing it on (shaping). */
       delayMs: number;
       /**
        * Call exactly once when the response has finished or the connection closed
-       * (status undefined when aborted). Refunds / releases concurrency leases as configured.
+       * (status undefined when aborted), with the response `requestWasSuccessful` is given.
+       * Refunds / releases concurrency leases as configured.
        */
-      settle(statusCode: number | undefined): void;
+      settle(statusCode: number | undefined, response?: unknown): void;
     }
   | {
       action: 'reject';
       decision: Decision;
+      /** What the request was counted under (see `RequestRateLimit.key`). */
+      key: string;
       status: number;
       /** The fields to set, `[name, value]`, names in lower case. */
       headers: [string, string][];

@@ -19,6 +19,8 @@ export type StoreFailureAnswer = 'open' | 'closed' | Limiter;
  */
 export class GuardedStore {
   private readonly closedRetryAfterMs: number;
+  /** True from a failed store call until one succeeds: the outage is logged once. */
+  private inOutage = false;
 
   constructor(
     private readonly config: LimiterConfig,
@@ -51,6 +53,7 @@ export class GuardedStore {
     } catch (error) {
       return this.failed(operation, key, error, performance.now() - startedAt, breaker);
     }
+    this.inOutage = false;
     const openForMs = breaker?.succeeded();
     if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
     const decision = toDecision(kind, result, this.infos, cost, now());
@@ -72,9 +75,27 @@ export class GuardedStore {
         ? cause
         : new TollgateError('ERR_TOLLGATE_STORE', `store call failed: ${(cause as Error)?.message ?? String(cause)}`, undefined, { cause });
     events.emit('storeError', { rule, key, reason, error, latencyMs });
+    this.logOutage(error);
     const failures = breaker?.failed();
     if (failures !== undefined) events.emit('breakerOpen', { rule, failures, coolDownMs: breaker!.coolDownMs, error });
     return this.bypass(operation, key, reason, breaker);
+  }
+
+  /** One line per outage, as express-rate-limit's `passOnStoreError` logs it: what failed, and what answers meanwhile. */
+  private logOutage(error: TollgateError): void {
+    if (this.inOutage) return;
+    this.inOutage = true;
+    const { fallback } = this;
+    const answer =
+      fallback === 'open'
+        ? 'allowing requests without limiting them'
+        : fallback === 'closed'
+          ? 'refusing requests'
+          : 'asking the fallback limiter';
+    this.config.logger.error(
+      `tollgate: the store of rule "${this.config.rule}" failed (${error.message}); ${answer} until it answers again`,
+      error,
+    );
   }
 
   private async bypass(operation: StoreOperation, key: string, reason: BypassReason, breaker: Breaker | undefined): Promise<Decision> {

@@ -63,6 +63,12 @@ export class MemoryStore implements Store {
     this.maxKeys = maxKeys;
   }
 
+  /**
+   * Does nothing: the memory store holds no timer or connection to stop. Teardown code written
+   * for express-rate-limit's MemoryStore (`store.shutdown()`) runs as it is.
+   */
+  shutdown(): void {}
+
   /** Entries currently held (expired ones not yet swept included). */
   get size(): number {
     return this.entryCount;

@@ -6,7 +6,8 @@ import { ipIdentity, normaliseIp } from '../../src/index.js';
 /** What a client address is without remembering: normalised, then its identity. */
 function direct(ip: string, subnet: number | false) {
   const address = normaliseIp(ip);
-  return { address, identity: address === undefined ? 'ip:unknown' : `ip:${ipIdentity(address, subnet)}` };
+  const key = address === undefined ? 'unknown' : ipIdentity(address, subnet);
+  return { address, identity: `ip:${key}`, key };
 }
 
 const rawAddress = fc.oneof(
@@ -43,8 +44,9 @@ describe('clientAddresses', () => {
     expect(clientOf('203.0.113.7').identity).toBe('ip:203.0.113.7');
     expect(clientOf('2001:db8::1').identity).toBe('ip:2001:db8:0:0::/64');
     expect(clientOf('2001:DB8::2').identity).toBe('ip:2001:db8:0:0::/64');
-    expect(clientOf(undefined)).toEqual({ address: undefined, identity: 'ip:unknown' });
-    expect(clientOf('not an address')).toEqual({ address: undefined, identity: 'ip:unknown' });
+    expect(clientOf('2001:DB8::2').key).toBe('2001:db8:0:0::/64');
+    expect(clientOf(undefined)).toEqual({ address: undefined, identity: 'ip:unknown', key: 'unknown' });
+    expect(clientOf('not an address')).toEqual({ address: undefined, identity: 'ip:unknown', key: 'unknown' });
     const zoned = `fe80::1%${'z'.repeat(100)}`;
     expect(clientOf(zoned)).toEqual(direct(zoned, 64));
     expect(clientOf(zoned)).toEqual(direct(zoned, 64));

@@ -24,7 +24,10 @@ export async function startApp(
   @Module(metadata)
   class TestRootModule {}
   if (platform === 'express') {
-    const app = await NestFactory.create<NestExpressApplication>(TestRootModule, new ExpressAdapter(), { logger: false });
+    const app = await NestFactory.create<NestExpressApplication>(TestRootModule, new ExpressAdapter(), {
+      logger: false,
+      abortOnError: false,
+    });
     app.set('trust proxy', trustProxy);
     configure(app);
     await app.init();
@@ -32,6 +35,7 @@ export async function startApp(
   }
   const app = await NestFactory.create<NestFastifyApplication>(TestRootModule, new FastifyAdapter({ trustProxy }), {
     logger: false,
+    abortOnError: false,
   });
   configure(app);
   await app.init();

@@ -167,6 +167,21 @@ function refundCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, st
     await request(app).get('/?fail').expect(429);
     await request(app).get('/').expect(429);
   });
+  it('requestWasSuccessful (sync or async) decides which responses failed, as express-rate-limit does', async () => {
+    const allFailed = rateLimit({ ...fixedWindow, skipFailedRequests: true, requestWasSuccessful: async () => false, ...store() });
+    const app = framework.serve({ routes: [{ path: '/', limits: [allFailed], handler: failIfAsked }] });
+    for (let i = 0; i < 3; i++) {
+      await request(app).get('/').expect(200);
+      await nothingSpent(allFailed);
+    }
+    // Called a success, a 401 is not refunded by skipFailedRequests but is by skipSuccessfulRequests.
+    const allSucceeded = rateLimit({ ...fixedWindow, skipSuccessfulRequests: true, requestWasSuccessful: () => true, ...store() });
+    const other = framework.serve({ routes: [{ path: '/', limits: [allSucceeded], handler: failIfAsked }] });
+    for (let i = 0; i < 3; i++) {
+      await request(other).get('/?fail').expect(401);
+      await nothingSpent(allSucceeded);
+    }
+  });
 }
 
 function shapingCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, store, listen }: InFlightContext<Limit>): void {

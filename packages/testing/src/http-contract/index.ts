@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { describeOnBackends } from './backends.js';
 import { chosenLimitCases } from './chosen-limit-cases.js';
 import { eventCases } from './event-cases.js';
+import { headerStyleCases } from './header-style-cases.js';
 import { inFlightCases } from './in-flight-cases.js';
 import { plainCases, rateLimitCases } from './rate-limit-cases.js';
 import { ruleSetCases, ruleSetOptionCases } from './rule-set-cases.js';
@@ -21,6 +22,7 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
   describeOnBackends(adapter.kit.RedisStore, (backend) => {
     describe.each(named(adapter.frameworks))('%s', (_name, framework) => {
       rateLimitCases(adapter, framework, backend);
+      describe('header styles', () => headerStyleCases(adapter, framework, backend));
       inFlightCases(adapter, framework, backend);
       eventCases(adapter, framework, backend);
       describe('limits chosen per request, a limit of 0, clients named by address or key', () =>

@@ -1,0 +1,13 @@
+import type { Decision } from '../decision.js';
+import type { RequestRateLimit } from './types.js';
+
+/**
+ * The decision as an adapter puts it on the request: with express-rate-limit's `used`,
+ * `resetTime` and `key` beside it, and its older name of `used`, `current`, hidden from
+ * iteration and JSON as express-rate-limit hides it.
+ */
+export function requestRateLimit(decision: Decision, key: string): RequestRateLimit {
+  const used = Math.max(0, decision.limit - decision.remaining);
+  const shown = { ...decision, used, resetTime: new Date(decision.decidedAtMs + decision.resetAfterMs), key };
+  return Object.defineProperty(shown, 'current', { value: used, enumerable: false });
+}

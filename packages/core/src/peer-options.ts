@@ -1,0 +1,84 @@
+import { describeValue, TollgateError } from './errors.js';
+
+/**
+ * Option names of express-rate-limit, @nestjs/throttler and rate-limiter-flexible whose meaning
+ * differs from anything Tollgate takes under that name: what to write instead. Checked before
+ * any other validation, so a pasted option gets this pointer rather than "not an option".
+ */
+const POINTERS: Readonly<Record<string, string>> = {
+  standardHeaders:
+    "is express-rate-limit's: use headers ('draft-6', 'draft-7', 'draft-8' as express-rate-limit writes them, 'draft' for the latest, each optionally '+legacy', or false)",
+  legacyHeaders: "is express-rate-limit's: use headers ('draft+legacy' or 'legacy' send X-RateLimit-*)",
+  keyGenerator: "is express-rate-limit's: use key ((req, info) => string | undefined; undefined falls back to the client IP)",
+  passOnStoreError: "is express-rate-limit's: use onStoreError ('open' lets requests through when the store fails, 'closed' refuses them)",
+  identifier: "is express-rate-limit's: use name on the limit (the name in the RateLimit-Policy field)",
+  validate: "is express-rate-limit's: Tollgate checks every option when the limiter is built and has no checks to turn off",
+  ttl: "is @nestjs/throttler's: use { windowMs: ttl, limit } or { algorithm: 'fixed-window', limit, window: ttl }",
+  throttlers: "is @nestjs/throttler's: use defaultRule: { limits: [{ name, algorithm: 'fixed-window', limit, window: ttl }, ...] }",
+  getTracker: "is @nestjs/throttler's: use key ((req) => string | undefined)",
+  generateKey: "is @nestjs/throttler's: use key, and budget: 'per-handler' to count every handler apart",
+  skipIf: "is @nestjs/throttler's: use skip ((req) => boolean)",
+  ignoreUserAgents: "is @nestjs/throttler's: use skip ((req) => /bot/.test(req.headers['user-agent'] ?? ''))",
+  setHeaders: "is @nestjs/throttler's: use headers (false sends none)",
+  storage: "is @nestjs/throttler's: use store (a MemoryStore, or new RedisStore({ client }) for ThrottlerStorageRedisService)",
+  errorMessage:
+    "is @nestjs/throttler's: use message (a string, an object, or (req, decision) => either); @tollgate/nestjs takes errorMessage as is",
+  blockDuration: 'has no equivalent: a denied client is limited until its window or bucket lets it through again',
+  points: "is rate-limiter-flexible's: use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
+  duration:
+    "is rate-limiter-flexible's (seconds): use { algorithm: 'fixed-window', limit: points, window: duration * 1000 } (duration 0: window: 'forever')",
+  keyPrefix: "is rate-limiter-flexible's: use prefix",
+  storeClient: "is rate-limiter-flexible's: use store: new RedisStore({ client })",
+  insuranceLimiter: "is rate-limiter-flexible's: use onStoreError: { fallback: limiter } (or { fallback: { share } } to build one)",
+  inMemoryBlockOnConsumed: "is rate-limiter-flexible's: use denyCache (on by default with a RedisStore)",
+  inMemoryBlockDuration: "is rate-limiter-flexible's: use denyCache (a denial is remembered until the store said it ends)",
+  execEvenly: "is rate-limiter-flexible's: use { algorithm: 'leaky-bucket', mode: 'shaping', ... } (admitted requests carry delayMs)",
+  execEvenlyMinDelayMs: "is rate-limiter-flexible's: use { algorithm: 'leaky-bucket', mode: 'shaping', ... }",
+};
+
+function invalid(field: string, expectation: string, value: unknown): TollgateError {
+  return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${describeValue(value)})`, field);
+}
+
+/** A value shaped as one of @nestjs/throttler's throttlers: `{ ttl, limit }`. */
+function isThrottler(value: unknown): value is { ttl: unknown; limit?: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'ttl' in value;
+}
+
+/** The rule @nestjs/throttler's `{ ttl, limit }` is in Tollgate, for messages. */
+function throttlerRuleOf({ ttl, limit }: { ttl: unknown; limit?: unknown }): string {
+  return `{ windowMs: ${typeof ttl === 'number' ? ttl : 'ttl'}, limit: ${typeof limit === 'number' ? limit : 'limit'} }`;
+}
+
+/**
+ * Refuses what another rate limiter's options look like where Tollgate takes its own: an option
+ * name of theirs, @nestjs/throttler's list of throttlers, or its named form (`{ default: { ttl, limit } }`),
+ * naming what to write instead. `what` names the options in messages, `placed` puts the rule
+ * where those options take it (`{ defaultRule: <rule> }` for a Nest module).
+ */
+export function refusePeerOptions(options: unknown, what = 'options', placed = (rule: string) => rule): void {
+  if (Array.isArray(options)) {
+    const first = options.find(isThrottler);
+    const rule = first === undefined ? '{ windowMs, limit }' : throttlerRuleOf(first);
+    throw invalid(
+      what,
+      `must be an object, not @nestjs/throttler's list of throttlers: use ${placed(rule)} (several: { limits: [{ name, algorithm: 'fixed-window', limit, window }, ...] })`,
+      options,
+    );
+  }
+  if (typeof options !== 'object' || options === null) return;
+  const fields = options as Record<string, unknown>;
+  for (const field of Object.keys(fields)) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    const pointer = POINTERS[field];
+    if (pointer !== undefined) throw invalid(field, pointer, value);
+    if (isThrottler(value)) {
+      throw invalid(
+        field,
+        `is @nestjs/throttler's named throttler: use ${throttlerRuleOf(value)} (named: { limits: [{ name: '${field}', algorithm: 'fixed-window', limit, window }] })`,
+        value,
+      );
+    }
+  }
+}
