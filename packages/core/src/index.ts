@@ -49,6 +49,9 @@ export type {
 export type {
   DraftVersion,
   HeaderStyle,
+  HttpAdaptiveLimiter,
+  HttpAdaptiveOptions,
+  HttpAdaptiveVerdict,
   HttpBehaviourOptions,
   HttpLimiter,
   HttpRateLimitOptions,
@@ -61,12 +64,15 @@ export type {
   HttpVerdict,
   LimitFunction,
   PerRequest,
+  RequestOutcome,
   RequestRateLimit,
   ResponseType,
   WindowMsRule,
 } from './http/index.js';
 export {
+  createHttpAdaptiveLimiter,
   createHttpLimiter,
+  defaultOutcome,
   FIELD,
   headerText,
   holdUnlessClosed,
