@@ -21,7 +21,7 @@ export interface AdaptiveQueueOptions {
 export const QUEUE_FIELDS = { maxWaitMs: true, maxSize: true, order: true } as const satisfies Record<keyof AdaptiveQueueOptions, true>;
 
 export interface AdaptiveLimiterOptions<Context = unknown> {
-  /** How the limit is found: `'gradient2'` (default), `'vegas'`, `'aimd'`, one of them with options, or a fixed number. */
+  /** How the limit is found: `'vegas'` (default), `'gradient2'`, `'aimd'`, one of them with options, or a fixed number. */
   limit?: AdaptiveLimitOption;
   /** Guaranteed shares of the limit by partition name, highest priority first, e.g. `{ critical: 0.8, batch: 0.2 }`. */
   partitions?: Readonly<Record<string, number>>;
@@ -63,7 +63,7 @@ export function parseAdaptiveOptions<Context>(options: AdaptiveLimiterOptions<Co
   const partitions = parsePartitions(options.partitions, options.partition);
   const clock = functionOr(options.clock, 'clock', () => performance.now());
   return {
-    algorithm: parseLimitOption(options.limit ?? 'gradient2'),
+    algorithm: parseLimitOption(options.limit ?? 'vegas'),
     partitions,
     partitionOf: functionOr(options.partition, 'partition', () => undefined),
     queue: parseQueue(options.queue),

@@ -39,7 +39,11 @@ describe('adaptive limiter options', () => {
     expect(errorOf(() => createAdaptiveLimiter({ eventLoopDelay: {} as never })).field).toBe('eventLoopDelay.maxMs');
   });
 
-  it('default to Gradient2 from 20', () => {
-    expect(createAdaptiveLimiter().snapshot()).toEqual({ limit: 20, inflight: 0, queued: 0, estimates: {}, partitions: [] });
+  it('default to Vegas from 20', () => {
+    const limiter = createAdaptiveLimiter();
+    expect(limiter.snapshot()).toEqual({ limit: 20, inflight: 0, queued: 0, estimates: {}, partitions: [] });
+    const slot = limiter.tryAcquire();
+    if (slot.admitted) slot.success();
+    expect(Object.keys(limiter.snapshot().estimates)).toEqual(['noLoadRttMs']);
   });
 });
