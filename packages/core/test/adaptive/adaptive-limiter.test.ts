@@ -266,15 +266,18 @@ describe('the queue', () => {
   it('serves the higher-priority partition first, leaving the lower one to time out', async () => {
     vi.useFakeTimers();
     const limiter = createAdaptiveLimiter<string>({
-      limit: 2,
-      partitions: { critical: 0.5, batch: 0.5 },
+      limit: 4,
+      partitions: { critical: 0.25, batch: 0.25, other: 0.5 },
       partition: (name) => name,
       queue: { maxWaitMs: 100, order: 'fifo' },
     });
-    const held = [slot(await limiter.acquire('batch')), slot(await limiter.acquire('batch'))];
+    // Every partition at its share: a slot freed by `other` is the only room, for one waiter.
+    const others = [slot(await limiter.acquire('other')), slot(await limiter.acquire('other'))];
+    slot(await limiter.acquire('critical'));
+    slot(await limiter.acquire('batch'));
     const batch = limiter.acquire('batch');
     const critical = limiter.acquire('critical');
-    held[0]!.success();
+    others[0]!.success();
     expect(await critical).toMatchObject({ admitted: true, partition: 'critical' });
     await vi.advanceTimersByTimeAsync(100);
     expect(await batch).toMatchObject({ admitted: false, reason: 'timeout', partition: 'batch' });
