@@ -8,7 +8,12 @@ import { writeResults } from '../results.js';
 import { CAPACITY, type Outcome, type Priority, type RunOptions, seededRandom, simulate } from './simulate.js';
 
 /** A setup builds its limiter's options for each run; Vegas draws its probe jitter from `random`, seeded for repeatable figures. */
-type Setup = { name: string; options: ((random: () => number) => AdaptiveLimiterOptions<Priority>) | undefined };
+type Setup = {
+  name: string;
+  options: ((random: () => number) => AdaptiveLimiterOptions<Priority>) | undefined;
+  /** Critical traffic of this setup's runs, as a multiple of capacity. Default CRITICAL. */
+  critical?: number;
+};
 
 const PRIORITIES = { partitions: { critical: 0.8, batch: 0.2 }, partition: (priority: Priority) => priority };
 
@@ -21,6 +26,11 @@ export const SETUPS: Setup[] = [
   { name: 'vegas', options: (random) => ({ limit: { algorithm: 'vegas', random } }) },
   { name: 'aimd (timeout 30 ms)', options: () => ({ limit: { algorithm: 'aimd', minLimit: 1, initialLimit: 20, timeoutMs: 30 } }) },
   { name: 'vegas + priorities', options: (random) => ({ limit: { algorithm: 'vegas', random }, ...PRIORITIES }) },
+  {
+    name: 'vegas + priorities, critical 0.1×',
+    options: (random) => ({ limit: { algorithm: 'vegas', random }, ...PRIORITIES }),
+    critical: 0.1,
+  },
 ];
 
 const LOADS = [0.5, 1, 2, 5, 10];
@@ -35,11 +45,11 @@ function runOne(setup: Setup, options: RunOptions): Outcome {
   );
 }
 
-const steady = (factor: number): RunOptions => ({
+const steady = (factor: number, critical = CRITICAL): RunOptions => ({
   durationMs: 30_000,
   warmupMs: 10_000,
   factorAt: () => factor,
-  critical: Math.min(CRITICAL, factor),
+  critical: Math.min(critical, factor),
   seed: 26,
   traceEveryMs: 1000,
 });
@@ -48,7 +58,7 @@ const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
 const rows = SETUPS.flatMap((setup) =>
   LOADS.map((load) => {
-    const result = runOne(setup, steady(load));
+    const result = runOne(setup, steady(load, setup.critical));
     return {
       setup: setup.name,
       load,
