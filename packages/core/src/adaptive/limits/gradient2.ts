@@ -64,8 +64,9 @@ export function gradient2Step(params: Gradient2Params, state: Gradient2State, sa
   if (longRttMs / shortRtt > 2) longRtt = { ...longRtt, value: longRtt.value * 0.95 };
   // Application-limited: too few requests in flight to say anything about the limit.
   if (sample.inflight < state.estimate / 2) return { ...state, longRtt };
-  // Netflix's Gradient2 ignores drops; here a drop takes the steepest gradient, so every loss
-  // signal (a 5xx, a timeout, event-loop delay) moves the limit down as it does for AIMD and Vegas.
+  // Netflix's Gradient2 ignores drops; here a drop takes the steepest gradient (as proposed in
+  // Netflix/concurrency-limits PR #134), so every loss signal (a 5xx, a timeout, event-loop delay)
+  // moves the limit down as it does for AIMD and Vegas.
   const gradient = sample.dropped ? 0.5 : Math.max(0.5, Math.min(1, (params.rttTolerance * longRttMs) / shortRtt));
   const queueSize = Math.floor(applyOfLimit(params.queueSize, Math.floor(state.estimate)));
   const target = state.estimate * gradient + queueSize;
