@@ -1,3 +1,5 @@
+export type { HttpAdaptiveLimiter, HttpAdaptiveOptions, HttpAdaptiveVerdict, RequestOutcome } from './adaptive-http.js';
+export { createHttpAdaptiveLimiter, defaultOutcome } from './adaptive-http.js';
 export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
