@@ -1,6 +1,7 @@
 export type { HttpLimiter, HttpRequestChecker, HttpRequestInfo, HttpVerdict, RuleSet } from '@tollgate/core';
 export { createRuleSet, loadRedisRuleSet, loadRuleSet } from '@tollgate/core';
 export { RateLimit, SkipRateLimit } from './decorators.js';
+export type { RateLimitErrorExtensions } from './exceptions.js';
 export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 export type { PassVerdict, RateLimitExchange, RateLimitedRequest, RejectVerdict } from './exchange.js';
 export { httpExchange, requestInfo } from './exchange.js';
