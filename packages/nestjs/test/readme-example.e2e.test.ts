@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type RedisTarget, startRedis } from '@tollgate/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
+// Inside the package, so the example's imports resolve as a user's do: to the built package and its dependencies.
+const outDir = fileURLToPath(new URL('./.tmp/readme-example/', import.meta.url));
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The fenced block that starts right after `heading`'s line: the first ```ts one, then the sample output below it. */
+function blocksUnder(heading: string): { code: string; output: string } {
+  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
+  const [, code, output] = /```ts\n([\s\S]*?)\n```\s*```\n([\s\S]*?)\n```/.exec(section) ?? [];
+  if (code === undefined || output === undefined) throw new Error(`no example and sample output under ${heading}`);
+  return { code, output };
+}
+
+/** Boots the README's AppModule, sends what the sample's curl commands send, prints the answers, closes the app. */
+const RUNNER = `import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './example.js';
+
+const app = await NestFactory.create(AppModule, { logger: false });
+await app.listen(0, '127.0.0.1');
+const url = (await app.getUrl()) + '/books';
+const post = () => fetch(url, { method: 'POST', headers: { 'x-api-key': 'k1' } });
+const statuses = [];
+for (let i = 0; i < 7; i++) statuses.push((await post()).status);
+const last = await post();
+console.log(JSON.stringify({ statuses, status: last.status, statusText: last.statusText, headers: Object.fromEntries(last.headers) }));
+await app.close();
+`;
+
+interface Answers {
+  statuses: number[];
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+}
+
+let redis: RedisTarget;
+let answers: Answers;
+let exitedWithin: number;
+beforeAll(async () => {
+  redis = await startRedis();
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(`${outDir}example.ts`, blocksUnder('## Copy-paste example').code);
+  writeFileSync(`${outDir}main.ts`, RUNNER);
+  // Nest's (legacy) decorators, as a Nest app's tsconfig asks for them.
+  writeFileSync(`${outDir}tsconfig.json`, JSON.stringify({ compilerOptions: { experimentalDecorators: true } }));
+  const started = Date.now();
+  // A process that does not exit after `app.close()` is killed at the timeout and fails the test.
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', `${outDir}main.ts`], {
+    cwd: rootDir,
+    env: { ...process.env, REDIS_URL: redis.url, TSX_TSCONFIG_PATH: `${outDir}tsconfig.json` },
+    timeout: 30_000,
+  });
+  exitedWithin = Date.now() - started;
+  answers = JSON.parse(stdout) as Answers;
+}, 60_000);
+afterAll(() => redis?.close());
+
+describe("the README's copy-paste example on Redis (run `pnpm build` first)", () => {
+  it('exits on its own after app.close()', () => {
+    expect(exitedWithin).toBeLessThan(30_000);
+  });
+
+  it('answers as its sample output shows', () => {
+    const [, statusLine, , ...headerLines] = blocksUnder('## Copy-paste example').output.split('\n');
+    expect(answers.statuses.join(' ')).toBe(statusLine?.trim());
+    const [httpLine, ...fields] = headerLines;
+    expect(`HTTP/1.1 ${answers.status} ${answers.statusText}`).toBe(httpLine);
+    for (const field of fields) {
+      const [name, value] = [field.slice(0, field.indexOf(': ')), field.slice(field.indexOf(': ') + 2)];
+      expect([name, answers.headers[name]]).toEqual([name, value]);
+    }
+    expect(fields.length).toBeGreaterThan(3);
+  });
+});
