@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { type RedisTarget, startRedis } from '@tollgate/testing';
+import { asCurlShows, markdownSample, type RedisTarget, startRedis } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { type Item, parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/create-app.js';
+
+const README = new URL('../README.md', import.meta.url);
 
 let redis: RedisTarget;
 beforeAll(async () => {
@@ -41,13 +43,20 @@ describe.each(['memory', 'redis'] as const)('the example app with limits in %s',
     expect(await first.json()).toEqual({ hello: 'world' });
     expect(policies(first.headers.get('ratelimit-policy'))).toEqual({ default: { q: 5, w: 60 } });
     expect(policies(first.headers.get('ratelimit')).default).toMatchObject({ r: 4 });
-    expect(await statuses('/public/hello', 4)).toEqual([200, 200, 200, 200]);
+    const next = await statuses('/public/hello', 4);
+    expect(next).toEqual([200, 200, 200, 200]);
     const rejected = await call('/public/hello');
     expect(rejected.status).toBe(429);
     expect(policies(rejected.headers.get('ratelimit')).default).toMatchObject({ r: 0 });
     expect(Number(rejected.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(rejected.headers.get('retry-after'))).toBeLessThanOrEqual(12);
     expect(rejected.headers.get('cache-control')).toBe('no-store');
+    // The README's sample: those six, then its `curl -si`.
+    const [, seen, , ...curl] = markdownSample(README, 'public-hello');
+    expect([first.status, ...next, rejected.status].join(' ')).toBe(seen?.trim());
+    const again = await call('/public/hello');
+    const { status, statusText, headers } = again;
+    expect(asCurlShows(curl, { status, statusText, headers, body: await again.text() })).toEqual(curl);
   });
 
   it('GET /health is never limited', async () => {

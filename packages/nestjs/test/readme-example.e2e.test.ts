@@ -2,20 +2,22 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type RedisTarget, startRedis } from '@tollgate/testing';
+import { asCurlShows, markdownSample, type RedisTarget, startRedis } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
 // Inside the package, so the example's imports resolve as a user's do: to the built package and its dependencies.
 const outDir = fileURLToPath(new URL('./.tmp/readme-example/', import.meta.url));
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
-/** The fenced block that starts right after `heading`'s line: the first ```ts one, then the sample output below it. */
-function blocksUnder(heading: string): { code: string; output: string } {
+const README = new URL('../README.md', import.meta.url);
+const readme = readFileSync(README, 'utf8');
+
+/** The first ```ts block after `heading`'s line. */
+function exampleUnder(heading: string): string {
   const section = readme.slice(readme.indexOf(`\n${heading}\n`));
-  const [, code, output] = /```ts\n([\s\S]*?)\n```\s*```\n([\s\S]*?)\n```/.exec(section) ?? [];
-  if (code === undefined || output === undefined) throw new Error(`no example and sample output under ${heading}`);
-  return { code, output };
+  const code = /```ts\n([\s\S]*?)\n```/.exec(section)?.[1];
+  if (code === undefined) throw new Error(`no example under ${heading}`);
+  return code;
 }
 
 /** Boots the README's AppModule, sends what the sample's curl commands send, prints the answers, closes the app. */
@@ -30,7 +32,7 @@ const post = () => fetch(url, { method: 'POST', headers: { 'x-api-key': 'k1' } }
 const statuses = [];
 for (let i = 0; i < 7; i++) statuses.push((await post()).status);
 const last = await post();
-console.log(JSON.stringify({ statuses, status: last.status, statusText: last.statusText, headers: Object.fromEntries(last.headers) }));
+console.log(JSON.stringify({ statuses, status: last.status, statusText: last.statusText, headers: Object.fromEntries(last.headers), body: await last.text() }));
 await app.close();
 `;
 
@@ -39,6 +41,7 @@ interface Answers {
   status: number;
   statusText: string;
   headers: Record<string, string>;
+  body: string;
 }
 
 let redis: RedisTarget;
@@ -47,7 +50,7 @@ let exitedWithin: number;
 beforeAll(async () => {
   redis = await startRedis();
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(`${outDir}example.ts`, blocksUnder('## Copy-paste example').code);
+  writeFileSync(`${outDir}example.ts`, exampleUnder('## Copy-paste example'));
   writeFileSync(`${outDir}main.ts`, RUNNER);
   // Nest's (legacy) decorators, as a Nest app's tsconfig asks for them.
   writeFileSync(`${outDir}tsconfig.json`, JSON.stringify({ compilerOptions: { experimentalDecorators: true } }));
@@ -69,14 +72,8 @@ describe("the README's copy-paste example on Redis (run `pnpm build` first)", ()
   });
 
   it('answers as its sample output shows', () => {
-    const [, statusLine, , ...headerLines] = blocksUnder('## Copy-paste example').output.split('\n');
+    const [, statusLine, , ...curl] = markdownSample(README, 'copy-paste-example');
     expect(answers.statuses.join(' ')).toBe(statusLine?.trim());
-    const [httpLine, ...fields] = headerLines;
-    expect(`HTTP/1.1 ${answers.status} ${answers.statusText}`).toBe(httpLine);
-    for (const field of fields) {
-      const [name, value] = [field.slice(0, field.indexOf(': ')), field.slice(field.indexOf(': ') + 2)];
-      expect([name, answers.headers[name]]).toEqual([name, value]);
-    }
-    expect(fields.length).toBeGreaterThan(3);
+    expect(asCurlShows(curl, { ...answers, headers: new Headers(answers.headers) })).toEqual(curl);
   });
 });

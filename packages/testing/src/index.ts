@@ -17,6 +17,8 @@ export type {
   CoreKit,
   HttpAdapter,
 } from './http-contract/types.js';
+export type { CurlResponse } from './markdown-sample.js';
+export { asCurlShows, markdownSample } from './markdown-sample.js';
 export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';
