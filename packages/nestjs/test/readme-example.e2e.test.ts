@@ -1,24 +1,10 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { asCurlShows, markdownSample, type RedisTarget, startRedis } from '@tollgate/testing';
+import { asCurlShows, markdownExample, markdownSample, type RedisTarget, runTypeScript, startRedis } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
 // Inside the package, so the example's imports resolve as a user's do: to the built package and its dependencies.
 const outDir = fileURLToPath(new URL('./.tmp/readme-example/', import.meta.url));
-
 const README = new URL('../README.md', import.meta.url);
-const readme = readFileSync(README, 'utf8');
-
-/** The first ```ts block after `heading`'s line. */
-function exampleUnder(heading: string): string {
-  const section = readme.slice(readme.indexOf(`\n${heading}\n`));
-  const code = /```ts\n([\s\S]*?)\n```/.exec(section)?.[1];
-  if (code === undefined) throw new Error(`no example under ${heading}`);
-  return code;
-}
 
 /** Boots the README's AppModule, sends what the sample's curl commands send, prints the answers, closes the app. */
 const RUNNER = `import 'reflect-metadata';
@@ -49,18 +35,10 @@ let answers: Answers;
 let exitedWithin: number;
 beforeAll(async () => {
   redis = await startRedis();
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(`${outDir}example.ts`, exampleUnder('## Copy-paste example'));
-  writeFileSync(`${outDir}main.ts`, RUNNER);
-  // Nest's (legacy) decorators, as a Nest app's tsconfig asks for them.
-  writeFileSync(`${outDir}tsconfig.json`, JSON.stringify({ compilerOptions: { experimentalDecorators: true } }));
   const started = Date.now();
   // A process that does not exit after `app.close()` is killed at the timeout and fails the test.
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', `${outDir}main.ts`], {
-    cwd: rootDir,
-    env: { ...process.env, REDIS_URL: redis.url, TSX_TSCONFIG_PATH: `${outDir}tsconfig.json` },
-    timeout: 30_000,
-  });
+  const files = { 'example.ts': markdownExample(README, '## Copy-paste example'), 'main.ts': RUNNER };
+  const stdout = await runTypeScript(outDir, files, 'main.ts', { env: { REDIS_URL: redis.url } });
   exitedWithin = Date.now() - started;
   answers = JSON.parse(stdout) as Answers;
 }, 60_000);

@@ -42,3 +42,12 @@ export function asCurlShows(sampleLines: readonly string[], response: CurlRespon
   ];
   return blank === -1 ? shown : [...shown, '', ...response.body.split('\n')];
 }
+
+/** The code of the first ```ts block after the line `heading` (e.g. `## Example`) of a Markdown file. */
+export function markdownExample(file: URL | string, heading: string): string {
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(`\n${heading}\n`);
+  const code = at === -1 ? undefined : /^```ts\n([\s\S]*?)\n```$/m.exec(text.slice(at))?.[1];
+  if (code === undefined) throw new Error(`${String(file)} has no \`\`\`ts block under ${heading}`);
+  return code;
+}
