@@ -3,6 +3,7 @@ import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import type { INestApplication } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { GraphQLModule, Query, Resolver } from '@nestjs/graphql';
+import { asCurlShows, markdownSample } from '@tollgate/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimit, RateLimitGuard, RateLimitModule } from '../src/index.js';
@@ -57,10 +58,9 @@ function startGraphQLApp(driver: Partial<ApolloDriverConfig> = {}): Promise<INes
 }
 
 let app: INestApplication;
-// Nest's driver answers 200 whenever the payload has `data` unless told to keep the status errors
-// carry; stack traces are asked for, as Apollo sends them outside production.
+// Nest's driver answers 200 whenever the payload has `data` unless told to keep the status errors carry.
 beforeAll(async () => {
-  app = await startGraphQLApp({ preserveHttpStatusForExecutionErrors: false, includeStacktraceInErrorResponses: true });
+  app = await startGraphQLApp({ preserveHttpStatusForExecutionErrors: false });
 });
 afterAll(() => app.close());
 
@@ -71,7 +71,7 @@ const query = (text: string, ip: string, on = app) =>
 const aliases = (count: number) => `{ ${Array.from({ length: count }, (_, i) => `b${i}: books`).join(' ')} }`;
 
 describe('GraphQL on Apollo', () => {
-  it('answers a limited field with TOO_MANY_REQUESTS, the retry delay, no stack trace, and 429', async () => {
+  it('answers a limited field with TOO_MANY_REQUESTS, the retry delay and 429, as the README shows', async () => {
     for (let i = 0; i < 3; i++) expect((await query('{ books }', '10.0.0.1')).status).toBe(200);
     const limited = await query('{ books }', '10.0.0.1');
     const body = limited.body as GraphQLResponse;
@@ -84,10 +84,12 @@ describe('GraphQL on Apollo', () => {
     expect(error?.message).toMatch(/^Too many requests: retry in \d+ seconds?\.$/);
     expect(error?.extensions?.code).toBe('TOO_MANY_REQUESTS');
     expect(error?.extensions?.retryAfter).toBe(Number(limited.headers['retry-after']));
-    // The transport's status is not repeated in the payload, and a rejection is no fault: no frames.
+    // The transport's status is not repeated in the payload.
     expect(error?.extensions).not.toHaveProperty('http');
-    const stack = (error?.extensions?.stacktrace as string[] | undefined) ?? [];
-    expect(stack.filter((line) => /^\s+at /.test(line))).toEqual([]);
+    // The README's sample is this answer.
+    const [, ...curl] = markdownSample(new URL('../README.md', import.meta.url), 'graphql');
+    const answer = { status: limited.status, statusText: 'Too Many Requests', headers: new Headers(limited.headers), body: limited.text };
+    expect(asCurlShows(curl, answer)).toEqual(curl);
   });
 
   it('adds one header member per rule, however many aliases or fields it checked', async () => {
@@ -112,14 +114,17 @@ describe('GraphQL on Apollo', () => {
     expect(new Set((body.errors ?? []).map((error) => error.extensions?.code))).toEqual(new Set(['TOO_MANY_REQUESTS']));
   });
 
-  it("keeps the code and the delay on the driver's default 200", async () => {
-    const defaults = await startGraphQLApp();
+  it("keeps the code and the delay on the driver's default 200, and a stack trace asked for has no frames", async () => {
+    const defaults = await startGraphQLApp({ includeStacktraceInErrorResponses: true });
     try {
       for (let i = 0; i < 3; i++) await query('{ books }', '10.0.0.4', defaults);
       const limited = await query('{ books }', '10.0.0.4', defaults);
       expect(limited.status).toBe(200);
       const error = (limited.body as GraphQLResponse).errors?.[0];
-      expect(error?.extensions).toEqual({ code: 'TOO_MANY_REQUESTS', retryAfter: Number(limited.headers['retry-after']) });
+      const { stacktrace, ...extensions } = error?.extensions ?? {};
+      expect(extensions).toEqual({ code: 'TOO_MANY_REQUESTS', retryAfter: Number(limited.headers['retry-after']) });
+      // A rejection is no fault: the stack Apollo sends outside production has no frames.
+      expect(stacktrace).toEqual([`RateLimitRejectedException: ${error?.message}`]);
     } finally {
       await defaults.close();
     }

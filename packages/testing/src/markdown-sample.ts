@@ -40,7 +40,8 @@ export function asCurlShows(sampleLines: readonly string[], response: CurlRespon
       return `${name}: ${response.headers.get(name) ?? '(absent)'}`;
     }),
   ];
-  return blank === -1 ? shown : [...shown, '', ...response.body.split('\n')];
+  // A body's last newline ends its last line: curl shows no empty line after it.
+  return blank === -1 ? shown : [...shown, '', ...response.body.replace(/\n$/, '').split('\n')];
 }
 
 /** The code of the first ```ts block after the line `heading` (e.g. `## Example`) of a Markdown file. */
