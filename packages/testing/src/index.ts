@@ -18,7 +18,7 @@ export type {
   HttpAdapter,
 } from './http-contract/types.js';
 export type { CurlResponse } from './markdown-sample.js';
-export { asCurlShows, markdownExample, markdownSample } from './markdown-sample.js';
+export { asCurlShows, headersAsShown, markdownExample, markdownSample } from './markdown-sample.js';
 export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';

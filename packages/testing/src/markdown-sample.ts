@@ -52,3 +52,11 @@ export function markdownExample(file: URL | string, heading: string): string {
   if (code === undefined) throw new Error(`${String(file)} has no \`\`\`ts block under ${heading}`);
   return code;
 }
+
+/** Header lines of a sample (`name: value`, e.g. what `curl -si | grep -i ratelimit` prints) with `headers`' values. */
+export function headersAsShown(sampleLines: readonly string[], headers: Headers): string[] {
+  return sampleLines.map((line) => {
+    const name = line.slice(0, line.indexOf(':'));
+    return `${name}: ${headers.get(name) ?? '(absent)'}`;
+  });
+}
