@@ -17,17 +17,17 @@ beforeAll(async () => {
 afterAll(() => redis.close());
 
 describe('docs/throttling-workers-and-outbound-calls.md (run `pnpm build` first)', () => {
-  it("runs the 'Wait for a turn' loop to its end and prints what its sample shows, one write per 50 ms", async () => {
+  it("runs the 'Wait for a turn' loop to its end and prints what its sample shows, no write before its 50 ms slot", async () => {
     const code = markdownExample(DOC, '## Wait for a turn');
     // The process must exit on its own: one left running is killed at the timeout and fails here.
     const printed = (await runTypeScript(outDir, { 'wait.ts': code }, 'wait.ts', { env: { REDIS_URL: redis.url } })).trim().split('\n');
     const sample = markdownSample(DOC, 'wait-for-a-turn');
     expect(rowsOf(printed)).toEqual(rowsOf(sample));
     const [ms, sampleMs] = [msOf(printed), msOf(sample)];
-    // Never sooner than the sample says; later by scheduling only, and never two writes closer than 50 ms.
+    // Each slot is 50 ms after the one before, from the start: a write never goes sooner than the
+    // sample says (later only by scheduling, which also makes the printed gaps vary).
     ms.forEach((at, i) => {
-      expect(at).toBeGreaterThanOrEqual(sampleMs[i]! - 1);
-      if (i > 0) expect(at - ms[i - 1]!).toBeGreaterThanOrEqual(49);
+      expect(at).toBeGreaterThanOrEqual(sampleMs[i]! - 2);
     });
   }, 60_000);
 });
