@@ -1,6 +1,6 @@
 import { markdownSample, VirtualClock } from '@tollgate/testing';
 import { describe, expect, it } from 'vitest';
-import { createHttpLimiter, type HttpRequestInfo, type HttpVerdict } from '../../src/index.js';
+import { createHttpLimiter, type HttpRequestInfo, type HttpVerdict, mergeRateLimitHeaders } from '../../src/index.js';
 
 const DOC = new URL('../../HTTP.md', import.meta.url);
 const request: HttpRequestInfo = { ip: '203.0.113.7', method: 'GET', path: '/', headers: {}, raw: {} };
@@ -37,5 +37,15 @@ describe("packages/core/HTTP.md's header samples are what the HTTP layer sends",
     const clock = new VirtualClock();
     const sample = markdownSample(DOC, 'rejected');
     expect(asVerdictShows(sample, await after(4, { perMinute: 3, clock: clock.now }))).toEqual(sample);
+  });
+
+  it("an app-level limiter's fields merged with a route's", async () => {
+    const clock = new VirtualClock();
+    const [app, route] = await Promise.all([after(3, { perMinute: 100, clock: clock.now }), after(3, { qps: 2, clock: clock.now })]);
+    if (app.action === 'skip' || route.action === 'skip') throw new Error('skipped');
+    const onResponse = new Map(app.headers);
+    const merged = mergeRateLimitHeaders(route.headers, (name) => onResponse.get(name));
+    const sample = markdownSample(DOC, 'merged');
+    expect(asVerdictShows(sample, { ...route, headers: [...merged] })).toEqual(sample);
   });
 });
