@@ -48,4 +48,10 @@ describe("packages/core/HTTP.md's header samples are what the HTTP layer sends",
     const sample = markdownSample(DOC, 'merged');
     expect(asVerdictShows(sample, { ...route, headers: [...merged] })).toEqual(sample);
   });
+
+  it.each(['draft-6', 'draft-7', 'draft-8'] as const)('the fields of %s, after the first request', async (headers) => {
+    const clock = new VirtualClock();
+    const sample = markdownSample(DOC, headers);
+    expect(asVerdictShows(sample, await after(1, { windowMs: 60_000, limit: 5, headers, clock: clock.now }))).toEqual(sample);
+  });
 });
