@@ -81,9 +81,11 @@ export {
   normaliseIp,
   policyHeader,
   rateLimitHeader,
+  rateLimitMemberNames,
   requestRateLimit,
   retryAfterSeconds,
   settleWhenDone,
+  withoutRateLimitMembers,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { LimitValues } from './limit-values.js';

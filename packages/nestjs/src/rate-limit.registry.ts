@@ -4,8 +4,11 @@ import { ApplicationConfig, DiscoveryService, MetadataScanner, Reflector } from 
 import {
   createHttpLimiter,
   type HttpLimiter,
+  type HttpRuleSetLimiter,
   invalidOption,
   MemoryStore,
+  type RuleClient,
+  type RuleMatch,
   refusePeerOptions,
   type Store,
   TollgateError,
@@ -52,7 +55,7 @@ export class RateLimitRegistry implements OnModuleInit {
   private budget: RateLimitBudget = 'shared';
   private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix' | 'rules' | 'user' | 'budget'>;
   /** The module's rule set: routes without a decorator of their own are limited by the rule a request matches. */
-  private ruleSet: RouteRule | undefined;
+  private ruleSet: (HttpRuleSetLimiter & RouteRule) | undefined;
   private readonly byPrefix = new Map<string, { owner: object; limiter: RouteRule }>();
   private readonly byRoute = new WeakMap<Target, Map<Target, readonly RouteRule[]>>();
   private readonly checked = new WeakMap<object, Set<RouteRule>>();
@@ -91,7 +94,7 @@ export class RateLimitRegistry implements OnModuleInit {
    * express-rate-limit's `resetKey` for the whole app: the client named by what a rule's `key`
    * returns, or by its address, starts afresh in every rule built from `@RateLimit()` or
    * `defaultRule` that can name it so (a rule without `key` cannot name a client by anything but
-   * its address, and is passed over for another key). A module rule set resets through its
+   * its address, and is passed over for another key). A module rule set resets through
    * `identitiesOf`.
    */
   async resetKey(keyOrAddress: string): Promise<void> {
@@ -108,6 +111,25 @@ export class RateLimitRegistry implements OnModuleInit {
       resets.push(rule.resetKey(keyOrAddress));
     }
     await Promise.all(resets);
+  }
+
+  /**
+   * The rules of the module's rule set (`rules`) that count `client` (its address, user id,
+   * headers), each with its limiter and the key the client is counted under there, as the
+   * rule-set middleware of Express and Koa tell it:
+   * `for (const { limiter, key } of registry.identitiesOf({ ip, user })) await limiter.reset(key)`.
+   * Throws `ERR_TOLLGATE_INVALID_OPTION` when the module has no `rules` (decorated rules reset
+   * with `resetKey`), `ERR_TOLLGATE_INVALID_KEY` when `ip` is not an address.
+   */
+  identitiesOf(client: RuleClient): RuleMatch[] {
+    if (this.ruleSet === undefined) {
+      throw new TollgateError(
+        'ERR_TOLLGATE_INVALID_OPTION',
+        'identitiesOf names the clients of the module rule set, and RateLimitModule has no `rules`: reset decorated rules with resetKey',
+        'rules',
+      );
+    }
+    return this.ruleSet.identitiesOf(client);
   }
 
   enter(context: ExecutionContext, request: unknown): void {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markdownSample } from './markdown-sample.js';
 import { NodeProcess } from './node-process.js';
 import { type RedisTarget, startRedis } from './redis-server.js';
 
@@ -38,6 +39,9 @@ export function describeExampleApp(framework: string, exampleUrl: URL): void {
       const statuses = [...out.matchAll(/^request (\d)\s+(\d{3})/gm)].map((m) => Number(m[2]));
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
       expect(out).toContain('ratelimit: "public";r=0;t=5  retry-after: 5');
+      // The root README shows two of its lines.
+      const shown = markdownSample(new URL('../../../README.md', import.meta.url), 'demo');
+      expect(out.split('\n').filter((line) => shown.includes(line))).toEqual(shown);
     });
   });
 }

@@ -17,6 +17,8 @@ export type {
   CoreKit,
   HttpAdapter,
 } from './http-contract/types.js';
+export type { CurlResponse } from './markdown-sample.js';
+export { asCurlShows, headersAsShown, markdownExample, markdownSample } from './markdown-sample.js';
 export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';
@@ -25,4 +27,6 @@ export { RedisClusterProcess } from './redis-cluster.js';
 export type { RedisProcessOptions, RedisTarget } from './redis-server.js';
 export { assertRedisInstalled, RedisProcess, startRedis } from './redis-server.js';
 export { httpRulesYaml, RuleFile } from './rule-file.js';
+export type { RunTypeScriptOptions } from './run-typescript.js';
+export { runTypeScript } from './run-typescript.js';
 export { VirtualClock } from './virtual-clock.js';

@@ -3,7 +3,7 @@ export { createHttpAdaptiveLimiter, defaultOutcome } from './adaptive-http.js';
 export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
-export { headerText, mergeRateLimitHeaders } from './merge-fields.js';
+export { headerText, mergeRateLimitHeaders, rateLimitMemberNames, withoutRateLimitMembers } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
 export { requestRateLimit } from './request-rate-limit.js';
 export type {
