@@ -1,5 +1,6 @@
 /** `POST /json`: Envoy's `ShouldRateLimit` in the proto3 JSON mapping, as envoyproxy/ratelimit's HTTP port offers it. */
 import { readFileSync } from 'node:fs';
+import { markdownSample } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseToJson } from '../src/transport/json.js';
 import { type Running, startServer } from './helpers/server.js';
@@ -143,10 +144,10 @@ describe('the JSON mapping of a response', () => {
 
 describe("the README's /json example", () => {
   it('answers the second call as the README shows', async () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### `POST /json`'));
-    const body = /-d '([^']+)'/.exec(section)![1]!;
-    const shown = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!);
+    const readme = new URL('../README.md', import.meta.url);
+    const text = readFileSync(readme, 'utf8');
+    const body = /-d '([^']+)'/.exec(text.slice(text.indexOf('### `POST /json`')))![1]!;
+    const shown = JSON.parse(markdownSample(readme, 'server-json-over-limit').join('\n'));
     const running = await startServer('memory', {
       http: { host: '127.0.0.1', port: 0 },
       config: { domain: 'dummy', descriptors: [{ key: 'one_per_minute', rate_limit: { unit: 'minute', requests_per_unit: 1 } }] },
