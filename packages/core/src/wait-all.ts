@@ -34,8 +34,9 @@ interface Member {
  * Resolves with each entry's decision, in order. Every limiter must be built by `createLimiter`
  * on one store that groups operations (the memory store, a RedisStore); on a Redis Cluster
  * every key must hash to one slot. Rejects with `ERR_TOLLGATE_WAIT_TIMEOUT` at once when the
- * wait would exceed `maxWait`, with the signal's reason on abort, and with the store's error when
- * it fails (a group takes no failure mode: there is no one answer for several limiters).
+ * wait would exceed `maxWait`, and with the signal's reason on abort. While the store fails
+ * (`ERR_TOLLGATE_STORE`) it tries again every second, and rejects with that error once a second
+ * more would exceed `maxWait`: work it could not count never starts.
  */
 export async function waitAll(entries: readonly WaitAllEntry[], options?: WaitOptions): Promise<Decision[]> {
   if (typeof options === 'object' && options !== null) refuseUnknownFields(options, WAIT_FIELDS);
@@ -45,7 +46,11 @@ export async function waitAll(entries: readonly WaitAllEntry[], options?: WaitOp
   const { now } = members[0]!.member;
   const deadlineMs = now() + parsed.maxWaitMs;
   for (;;) {
-    const decisions = await takeAll(members);
+    const decisions = await takeAll(members).catch((error: unknown) => storeFailed(error, deadlineMs - now()));
+    if (decisions === undefined) {
+      await sleep(STORE_RETRY_MS, parsed.signal);
+      continue;
+    }
     if (decisions.every((decision) => decision.allowed)) return decisions;
     const retryMs = Math.max(...decisions.map((decision) => decision.retryAfterMs));
     const keys = members.map(({ entry }) => entry.key).join(' + ');
@@ -53,6 +58,18 @@ export async function waitAll(entries: readonly WaitAllEntry[], options?: WaitOp
     if (retryMs > deadlineMs - now()) throw waitTimeout(keys, `the next try is ${retryMs} ms away`);
     await sleep(Math.max(1, retryMs), parsed.signal);
   }
+}
+
+/**
+ * While the store fails, a group is tried again this often. It takes no limiter's failure mode:
+ * there is no one answer for several limiters, and work it could not count never starts.
+ */
+const STORE_RETRY_MS = 1000;
+
+/** Undefined when a store failure is worth waiting out within the budget; rethrows anything else. */
+function storeFailed(error: unknown, budgetMs: number): undefined {
+  if (error instanceof TollgateError && error.code === 'ERR_TOLLGATE_STORE' && STORE_RETRY_MS <= budgetMs) return undefined;
+  throw error;
 }
 
 /** One try of a `waitAll`, at once: every entry's decision, all admitted and charged or none charged. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLimiter, type Limiter, MemoryStore, type Store, waitAll } from '../../src/index.js';
+import { createLimiter, type Limiter, MemoryStore, type Store, TollgateError, waitAll } from '../../src/index.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: Date.UTC(2026, 5, 1, 12) });
@@ -91,6 +91,27 @@ describe('waitAll over a tenant limit (10/s) and a global one (20/s)', () => {
     expect((await decisions).map((d) => d.allowed)).toEqual([true, true]);
     expect(Date.now() - Date.UTC(2026, 5, 1, 12)).toBe(50);
     expect(await perTenant.peek('a')).toMatchObject({ allowed: false });
+  });
+
+  it('waits out a failing store, trying again every second, and rejects with its error past maxWait', async () => {
+    const memory = new MemoryStore();
+    let failures = 2;
+    const store: Store = {
+      execute: (operation) => memory.execute(operation),
+      executeGroup: (operations) =>
+        failures-- > 0 ? Promise.reject(new TollgateError('ERR_TOLLGATE_STORE', 'connection lost')) : memory.executeGroup(operations),
+    };
+    const { perTenant, queue } = limits(store);
+    const entries = [
+      { limiter: perTenant, key: 'a' },
+      { limiter: queue, key: 'all' },
+    ];
+    const admitted = waitAll(entries);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect((await admitted).map((d) => d.allowed)).toEqual([true, true]);
+    expect(Date.now() - Date.UTC(2026, 5, 1, 12)).toBe(2000);
+    failures = 1;
+    await expect(waitAll(entries, { maxWait: 500 })).rejects.toMatchObject({ code: 'ERR_TOLLGATE_STORE' });
   });
 
   it('rejects with the reason of an aborted signal', async () => {
