@@ -1,6 +1,7 @@
 import calculateSlot from 'cluster-key-slot';
 import type { Outcome } from '../algorithms/types.js';
 import { TollgateError } from '../errors.js';
+import { hashTagOf } from '../keys.js';
 import { uniqueToken } from '../token.js';
 import { scriptTransport } from './redis/clients.js';
 import { isMigrating, type ScriptTransport } from './redis/transport.js';
@@ -89,9 +90,9 @@ export class RedisStore implements Store {
     this.maxBatchSize = maxBatchSize;
   }
 
-  /** What fails together for this identity: the Cluster node serving its slot (one domain off Cluster). */
-  failureDomain(identity: string): string {
-    return this.transport.domainOf(this.transport.isCluster ? calculateSlot(identity) : 0);
+  /** What fails together for keys hashed by `hashTag`: the Cluster node serving its slot (one domain off Cluster). */
+  failureDomain(hashTag: string): string {
+    return this.transport.domainOf(this.transport.isCluster ? calculateSlot(hashTag) : 0);
   }
 
   execute(operation: StoreOperation): Promise<StoreResult> {
@@ -128,12 +129,12 @@ export class RedisStore implements Store {
 
   private groupSlot(operations: readonly StoreOperation[]): number {
     if (!this.transport.isCluster) return 0;
-    const slots = new Set(operations.map((operation) => calculateSlot(operation.identity)));
+    const slots = new Set(operations.map((operation) => calculateSlot(hashTagOf(operation.keyspaces, operation.identity))));
     if (slots.size === 1) return [...slots][0]!;
     const keys = operations.map((operation) => JSON.stringify(operation.identity)).join(', ');
     throw new TollgateError(
       'ERR_TOLLGATE_INVALID_KEY',
-      `the keys of one waitAll must hash to one Redis Cluster slot (a key's slot is its own), and ${keys} do not: one script call cannot reach two slots`,
+      `the keys of one waitAll must hash to one Redis Cluster slot, and ${keys} do not: give the limiters' prefixes one hash tag, such as {jobs}:tenant and {jobs}:all`,
       'key',
     );
   }
@@ -148,8 +149,8 @@ export class RedisStore implements Store {
     }
     const bySlot = new Map<number, Pending[]>();
     for (const pending of queue) {
-      // Every key of an operation hashes by its tag, which is the (non-empty) identity.
-      const slot = calculateSlot(pending.operation.identity);
+      // Every key of an operation hashes by one tag: its prefix's hash tag, else its (non-empty) identity.
+      const slot = calculateSlot(hashTagOf(pending.operation.keyspaces, pending.operation.identity));
       const group = bySlot.get(slot);
       if (group) group.push(pending);
       else bySlot.set(slot, [pending]);

@@ -53,8 +53,9 @@ export interface Store {
    */
   executeGroup?(operations: readonly StoreOperation[]): Promise<StoreResult[]>;
   /**
-   * What fails together with the part of the store serving `identity` (e.g. a Cluster node's
-   * address). The limiter keeps one breaker per domain; without this method, one in all.
+   * What fails together with the part of the store serving keys hashed by `hashTag` (an
+   * operation's identity, or its prefix's hash tag: see `Keyspace.hashTag`), e.g. a Cluster
+   * node's address. The limiter keeps one breaker per domain; without this method, one in all.
    */
-  failureDomain?(identity: string): string;
+  failureDomain?(hashTag: string): string;
 }

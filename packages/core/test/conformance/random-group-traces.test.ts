@@ -25,11 +25,8 @@ const stepArbitrary: fc.Arbitrary<GroupStep> = fc.record({
   costs: fc.tuple(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })),
 });
 
-// A tenant's key and the global key, in one Cluster slot: a group reaches one slot only.
 const GLOBAL_KEY = 'all';
-const TENANT_KEY = Array.from({ length: 100_000 }, (_, i) => `tenant-${i}`).find(
-  (key) => calculateSlot(key) === calculateSlot(GLOBAL_KEY),
-)!;
+const TENANT_KEY = 'acme';
 
 let traceCounter = 0;
 
@@ -40,9 +37,10 @@ async function playGroupTrace(
   startMs: number,
 ): Promise<Decision[][]> {
   let now = startMs;
-  const prefix = `group${process.pid}-${traceCounter++}`;
+  // One hash tag in both prefixes: on a Cluster every key of both limiters is in one slot.
+  const tag = `{group${process.pid}-${traceCounter++}}`;
   const [tenant, global] = rules.map((rule, i) =>
-    createLimiter({ ...rule, store, clock: () => now, prefix: `${prefix}-${i}`, ...STORE_SEMANTICS }),
+    createLimiter({ ...rule, store, clock: () => now, prefix: `${tag}:limiter-${i}`, ...STORE_SEMANTICS }),
   );
   const decisions: Decision[][] = [];
   for (const { advanceMs, who, costs } of steps) {
