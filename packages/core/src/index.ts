@@ -134,3 +134,5 @@ export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
 export type { WaitOptions } from './wait/wait.js';
+export type { WaitAllEntry } from './wait-all.js';
+export { waitAll } from './wait-all.js';

@@ -6,6 +6,7 @@ import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './l
 import type { CreateLimiterOptions, Limiter } from './limiter-types.js';
 import { createVariants, type Variants } from './limiter-variants.js';
 import type { StoreFailureAnswer } from './resilience/guarded-store.js';
+import type { Clock, Store } from './stores/store.js';
 import { createWaiter } from './wait/wait.js';
 
 /** A limiter enforcing `options`' rule; throws `ERR_TOLLGATE_INVALID_SPEC` or `_OPTION` naming the bad field. */
@@ -69,6 +70,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     on: (event, listener) => events.on(event, listener),
   };
   if (calls.answersNow) immediateConsumes.set(limiter, (key) => calls.consumeNow(key));
+  groupMembers.set(limiter, { store: config.store, now: config.now, calls });
   limiterVariants.set(limiter, variants);
   return limiter;
 }
@@ -79,6 +81,20 @@ const limiterVariants = new WeakMap<Limiter, Variants>();
 /** For a limiter built here: what answers its `withLimits`, taking the paths errors name its fields by. */
 export function variantsOf(limiter: Limiter): Variants | undefined {
   return limiterVariants.get(limiter);
+}
+
+/** What `waitAll` needs of a limiter built here. */
+export interface GroupMember {
+  store: Store;
+  now: Clock;
+  calls: LimiterCalls;
+}
+
+const groupMembers = new WeakMap<Limiter, GroupMember>();
+
+/** For a limiter built here: its store, clock and calls, which `waitAll` puts in a group; undefined for any other. */
+export function groupMemberOf(limiter: Limiter): GroupMember | undefined {
+  return groupMembers.get(limiter);
 }
 
 /** The consume of limiters whose store answers at once (the memory store); see `consumeNowOf`. */

@@ -32,7 +32,7 @@ export interface ThrottledFetchOptions {
   key?: (request: Request) => string;
   /** The longest a call may wait for its turn, pauses included; past it the call rejects with `ERR_TOLLGATE_WAIT_TIMEOUT`. Default Infinity. */
   maxWait?: number | string;
-  /** The longest pause an upstream header is followed for; longer ones are ignored (event `ignoredHeader`). Default 5 minutes. */
+  /** The longest pause an upstream header is followed for; longer ones are ignored (event `ignoredHeader`), and a 429/503 with such a `Retry-After` goes back to the caller unretried. Default 5 minutes. */
   maxPause?: number | string;
   /** How 429 and 503 answers to idempotent requests are retried; `false`: never. */
   retry?: RetryPolicy | false;
