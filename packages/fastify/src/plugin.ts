@@ -1,0 +1,68 @@
+import { invalidOption } from '@tollgate/core';
+import type { FastifyInstance, FastifyPluginCallback, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { RateLimitPluginOptions, RouteRateLimitOptions } from './options.js';
+import { type RateLimitHook, type RequestHook, type RuleSetRateLimitHook, rateLimitHook } from './rate-limit-hook.js';
+import { routeOptions } from './route-options.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * This route's own rule, on top of what the plugin applies to every route: options (any the
+     * plugin takes; those left out are the plugin's, the rule too), a hook made by
+     * `rateLimitHook`, or `false` to exempt the route from the plugin's rule.
+     */
+    rateLimit?: RouteRateLimitOptions | RateLimitHook | RuleSetRateLimitHook | false;
+  }
+}
+
+/** Routes whose `config.rateLimit` a registration of the plugin has applied: the first to see a route applies it. */
+const applied = new WeakSet<object>();
+
+/** Runs `hook` on the route, after the hooks the route already has there. */
+function addRouteHook(route: RouteOptions, hook: RequestHook): void {
+  const present = route[hook.hook];
+  route[hook.hook] = present === undefined ? [hook] : ([...(Array.isArray(present) ? present : [present]), hook] as never);
+}
+
+/** The route's own limiter, from its `config.rateLimit`, unless another registration applied it or there is none. */
+function ownHook(route: RouteOptions, defaults: object): RequestHook | undefined {
+  const own = route.config?.rateLimit;
+  if (own === undefined || own === false || applied.has(route)) return undefined;
+  applied.add(route);
+  if (typeof own === 'function' && 'hook' in own) return own;
+  if (typeof own !== 'object' || own === null) {
+    throw invalidOption('config.rateLimit', 'must be an object of options, a hook made by rateLimitHook, or false', own);
+  }
+  return rateLimitHook(routeOptions(defaults, own));
+}
+
+/** Makes the property the decision is put on part of every request of the context, so requests keep one shape. */
+function decorateRequests(fastify: FastifyInstance, options: object): void {
+  const name = (options as { requestPropertyName?: unknown }).requestPropertyName;
+  const property = typeof name === 'string' && name !== '' ? name : 'rateLimit';
+  if (!fastify.hasRequestDecorator(property)) fastify.decorateRequest(property, undefined);
+}
+
+const tollgate: FastifyPluginCallback<RateLimitPluginOptions> = (fastify, options, done) => {
+  const { global = true, ...defaults } = options;
+  if (typeof global !== 'boolean') throw invalidOption('global', 'must be a boolean', global);
+  const shared = global ? rateLimitHook(defaults as never) : undefined;
+  decorateRequests(fastify, defaults);
+  fastify.addHook('onRoute', (route) => {
+    if (shared !== undefined && route.config?.rateLimit !== false) addRouteHook(route, shared);
+    const own = ownHook(route, defaults);
+    if (own !== undefined) addRouteHook(route, own);
+  });
+  done();
+};
+
+/**
+ * The Fastify plugin (Fastify 4 and 5): `await app.register(rateLimit, { qps: 10, burst: 20 })`
+ * limits every route registered after it in that context (and its child contexts) — or, with
+ * `global: false`, only the routes that give `config: { rateLimit: { ... } }` — sets the RateLimit
+ * fields and answers 429 once the limit is reached. The client address is `request.ip`
+ * (Fastify's `trustProxy` decides whether X-Forwarded-For is trusted); the decision is on
+ * `request.rateLimit`.
+ */
+export const rateLimit = fp(tollgate, { fastify: '4.x || 5.x', name: '@tollgate/fastify' });

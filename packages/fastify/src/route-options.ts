@@ -1,0 +1,52 @@
+import type { HttpBehaviourOptions, HttpRuleSetOptions, LimiterOptions } from '@tollgate/core';
+import type { HookPlacement, RateLimitOptions, RouteRateLimitOptions, RuleSetRateLimitOptions } from './options.js';
+
+/** The fields of the plugin's options besides the rule, and whether a route's `config.rateLimit` inherits them. */
+type SharedField = keyof HttpBehaviourOptions | keyof LimiterOptions | keyof HookPlacement | keyof Omit<HttpRuleSetOptions, 'rules'>;
+
+/**
+ * Whether a route's own rule takes each option of the plugin it does not give itself; the
+ * compiler refuses this object when a field is missing. Every field not here is the rule's. The
+ * storage `prefix` and the `rule` name stay the plugin's rule's own: a route's rule is another.
+ */
+const INHERITED = {
+  key: true,
+  skip: true,
+  allowList: true,
+  ipv6Subnet: true,
+  headers: true,
+  requestPropertyName: true,
+  responseType: true,
+  message: true,
+  handler: true,
+  statusCode: true,
+  storeErrorStatusCode: true,
+  skipFailedRequests: true,
+  skipSuccessfulRequests: true,
+  requestWasSuccessful: true,
+  user: true,
+  store: true,
+  clock: true,
+  prefix: false,
+  rule: false,
+  timeout: true,
+  onStoreError: true,
+  breaker: true,
+  denyCache: true,
+  shadow: true,
+  events: true,
+  logger: true,
+  hook: true,
+} as const satisfies Record<SharedField, boolean>;
+
+const isRuleField = (field: string) => !Object.hasOwn(INHERITED, field);
+
+/**
+ * The options of a route's own limiter: the route's `config.rateLimit` over what it inherits of
+ * the plugin's options, and the plugin's rule when the route gives none of its own.
+ */
+export function routeOptions(plugin: object, route: RouteRateLimitOptions): RateLimitOptions | RuleSetRateLimitOptions {
+  const givesRule = Object.keys(route).some(isRuleField);
+  const inherited = Object.entries(plugin).filter(([field]) => (isRuleField(field) ? !givesRule : INHERITED[field as SharedField]));
+  return { ...Object.fromEntries(inherited), ...route } as RateLimitOptions | RuleSetRateLimitOptions;
+}
