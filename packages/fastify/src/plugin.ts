@@ -1,5 +1,5 @@
 import { invalidOption } from '@tollgate/core';
-import type { FastifyInstance, FastifyPluginCallback, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RateLimitPluginOptions, RouteRateLimitOptions } from './options.js';
 import { type RateLimitHook, type RequestHook, type RuleSetRateLimitHook, rateLimitHook } from './rate-limit-hook.js';
@@ -44,7 +44,8 @@ function decorateRequests(fastify: FastifyInstance, options: object): void {
   if (!fastify.hasRequestDecorator(property)) fastify.decorateRequest(property, undefined);
 }
 
-const tollgate: FastifyPluginCallback<RateLimitPluginOptions> = (fastify, options, done) => {
+// Async: a bad option rejects the registration (`await app.register(...)`, `app.ready()`).
+const tollgate: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, options) => {
   const { global = true, ...defaults } = options;
   if (typeof global !== 'boolean') throw invalidOption('global', 'must be a boolean', global);
   const shared = global ? rateLimitHook(defaults as never) : undefined;
@@ -54,7 +55,6 @@ const tollgate: FastifyPluginCallback<RateLimitPluginOptions> = (fastify, option
     const own = ownHook(route, defaults);
     if (own !== undefined) addRouteHook(route, own);
   });
-  done();
 };
 
 /**
