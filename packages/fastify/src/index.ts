@@ -9,6 +9,7 @@ export type {
   RateLimitPluginOptions,
   RouteRateLimitOptions,
   RuleSetRateLimitOptions,
+  TimeWindowRule,
 } from './options.js';
 export { rateLimit, rateLimit as default } from './plugin.js';
 export type { RateLimitHook, RequestHook, RuleSetRateLimitHook } from './rate-limit-hook.js';

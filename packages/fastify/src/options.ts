@@ -5,6 +5,7 @@ import type {
   HttpRuleSetOptions,
   HttpRuleSpec,
   LimiterOptions,
+  LimitFunction,
   RequestRateLimit,
 } from '@tollgate/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -37,8 +38,21 @@ export interface HookPlacement {
   hook?: RateLimitHookName;
 }
 
-/** A rule (any spec form of `createLimiter`, incl. `limits: [...]`, or `{ windowMs, limit }`), its store, and the HTTP behaviour. */
-export type RateLimitOptions = HttpRuleSpec &
+/**
+ * @fastify/rate-limit's rule, accepted as is: `max` requests (default 1000) per `timeWindow`
+ * (milliseconds, or a duration such as `'1 minute'`; default one minute), a fixed window per
+ * client starting with its first request.
+ */
+export type TimeWindowRule = { name?: string } & (
+  | { max: number | LimitFunction; timeWindow?: number | string }
+  | { max?: number | LimitFunction; timeWindow: number | string }
+);
+
+/**
+ * A rule (any spec form of `createLimiter`, incl. `limits: [...]`, express-rate-limit's
+ * `{ windowMs, limit }` or @fastify/rate-limit's `{ max, timeWindow }`), its store, and the HTTP behaviour.
+ */
+export type RateLimitOptions = (HttpRuleSpec | TimeWindowRule) &
   LimiterOptions &
   Omit<HttpBehaviourOptions, keyof FastifyCallbacks> &
   FastifyCallbacks &
