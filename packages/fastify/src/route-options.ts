@@ -41,12 +41,20 @@ const INHERITED = {
 
 const isRuleField = (field: string) => !Object.hasOwn(INHERITED, field);
 
+/** @fastify/rate-limit's rule fields: a route giving one of them takes the other from the plugin, as there. */
+const TIME_WINDOW_RULE = new Set(['max', 'timeWindow']);
+
+/** Whether every rule field of `options` is `max` or `timeWindow` (none counts). */
+const inTimeWindowForm = (options: object) => Object.keys(options).every((field) => !isRuleField(field) || TIME_WINDOW_RULE.has(field));
+
 /**
  * The options of a route's own limiter: the route's `config.rateLimit` over what it inherits of
- * the plugin's options, and the plugin's rule when the route gives none of its own.
+ * the plugin's options, and the plugin's rule when the route gives none of its own (or, both in
+ * @fastify/rate-limit's `{ max, timeWindow }` form, the half the route leaves out).
  */
 export function routeOptions(plugin: object, route: RouteRateLimitOptions): RateLimitOptions | RuleSetRateLimitOptions {
-  const givesRule = Object.keys(route).some(isRuleField);
+  const mergesRule = inTimeWindowForm(route) && inTimeWindowForm(plugin);
+  const givesRule = !mergesRule && Object.keys(route).some(isRuleField);
   const inherited = Object.entries(plugin).filter(([field]) => (isRuleField(field) ? !givesRule : INHERITED[field as SharedField]));
   return { ...Object.fromEntries(inherited), ...route } as RateLimitOptions | RuleSetRateLimitOptions;
 }
