@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin';
 import type { RateLimitPluginOptions, RouteRateLimitOptions } from './options.js';
 import { type RateLimitHook, type RequestHook, type RuleSetRateLimitHook, rateLimitHook } from './rate-limit-hook.js';
-import { routeOptions } from './route-options.js';
+import { givesRule, routeOptions } from './route-options.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -48,6 +48,14 @@ function decorateRequests(fastify: FastifyInstance, options: object): void {
 const tollgate: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, options) => {
   const { global = true, ...defaults } = options;
   if (typeof global !== 'boolean') throw invalidOption('global', 'must be a boolean', global);
+  // @fastify/rate-limit limits 1000 per minute when given nothing: say what Tollgate needs instead.
+  if (global && !givesRule(defaults)) {
+    throw invalidOption(
+      'global',
+      "is true (the default) but the options give no rule: give one ({ qps: 10, burst: 20 }, { perMinute: 60 }, { max: 100, timeWindow: '1 minute' }), or global: false to limit only the routes with config.rateLimit",
+      global,
+    );
+  }
   const shared = global ? rateLimitHook(defaults as never) : undefined;
   decorateRequests(fastify, defaults);
   fastify.addHook('onRoute', (route) => {

@@ -41,6 +41,9 @@ const INHERITED = {
 
 const isRuleField = (field: string) => !Object.hasOwn(INHERITED, field);
 
+/** Whether `options` give a rule (or a rule set), not only what a rule's limiter and HTTP behaviour take. */
+export const givesRule = (options: object): boolean => Object.keys(options).some(isRuleField);
+
 /** @fastify/rate-limit's rule fields: a route giving one of them takes the other from the plugin, as there. */
 const TIME_WINDOW_RULE = new Set(['max', 'timeWindow']);
 
@@ -54,7 +57,7 @@ const inTimeWindowForm = (options: object) => Object.keys(options).every((field)
  */
 export function routeOptions(plugin: object, route: RouteRateLimitOptions): RateLimitOptions | RuleSetRateLimitOptions {
   const mergesRule = inTimeWindowForm(route) && inTimeWindowForm(plugin);
-  const givesRule = !mergesRule && Object.keys(route).some(isRuleField);
-  const inherited = Object.entries(plugin).filter(([field]) => (isRuleField(field) ? !givesRule : INHERITED[field as SharedField]));
+  const routeRule = !mergesRule && givesRule(route);
+  const inherited = Object.entries(plugin).filter(([field]) => (isRuleField(field) ? !routeRule : INHERITED[field as SharedField]));
   return { ...Object.fromEntries(inherited), ...route } as RateLimitOptions | RuleSetRateLimitOptions;
 }

@@ -126,6 +126,7 @@ describe.each(FRAMEWORKS)('%s', (_name, Fastify) => {
 
   it('refuses bad options when the plugin is registered, naming the field', async () => {
     await expect(Fastify().register(rateLimit, { perMinute: -1 })).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_SPEC' });
+    await expect(Fastify().register(rateLimit, {})).rejects.toThrow(/give no rule: give one .*, or global: false/);
     await expect(Fastify().register(rateLimit, { perMinute: 1, hook: 'onSend' as never })).rejects.toMatchObject({
       code: 'ERR_TOLLGATE_INVALID_OPTION',
       field: 'hook',
