@@ -18,6 +18,13 @@ declare module 'fastify' {
 
 /** Routes whose `config.rateLimit` a registration of the plugin has applied: the first to see a route applies it. */
 const applied = new WeakSet<object>();
+/**
+ * The limiters a registration built for `config.rateLimit` objects, per URL: the HEAD route
+ * Fastify adds beside a GET route carries the GET route's config, and shares its count (else HEAD
+ * requests would be a second budget); another route, or another app, given the same object has a
+ * count of its own.
+ */
+type BuiltHooks = WeakMap<object, Map<string, RequestHook>>;
 
 /** Runs `hook` on the route, after the hooks the route already has there. */
 function addRouteHook(route: RouteOptions, hook: RequestHook): void {
@@ -26,7 +33,7 @@ function addRouteHook(route: RouteOptions, hook: RequestHook): void {
 }
 
 /** The route's own limiter, from its `config.rateLimit`, unless another registration applied it or there is none. */
-function ownHook(route: RouteOptions, defaults: object): RequestHook | undefined {
+function ownHook(route: RouteOptions, defaults: object, builtFor: BuiltHooks): RequestHook | undefined {
   const own = route.config?.rateLimit;
   if (own === undefined || own === false || applied.has(route)) return undefined;
   applied.add(route);
@@ -34,7 +41,11 @@ function ownHook(route: RouteOptions, defaults: object): RequestHook | undefined
   if (typeof own !== 'object' || own === null) {
     throw invalidOption('config.rateLimit', 'must be an object of options, a hook made by rateLimitHook, or false', own);
   }
-  return rateLimitHook(routeOptions(defaults, own));
+  const byUrl = builtFor.get(own) ?? new Map<string, RequestHook>();
+  builtFor.set(own, byUrl);
+  const hook = byUrl.get(route.url) ?? rateLimitHook(routeOptions(defaults, own));
+  byUrl.set(route.url, hook);
+  return hook;
 }
 
 /** Makes the property the decision is put on part of every request of the context, so requests keep one shape. */
@@ -58,9 +69,10 @@ const tollgate: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, opt
   }
   const shared = global ? rateLimitHook(defaults as never) : undefined;
   decorateRequests(fastify, defaults);
+  const builtFor: BuiltHooks = new WeakMap();
   fastify.addHook('onRoute', (route) => {
     if (shared !== undefined && route.config?.rateLimit !== false) addRouteHook(route, shared);
-    const own = ownHook(route, defaults);
+    const own = ownHook(route, defaults, builtFor);
     if (own !== undefined) addRouteHook(route, own);
   });
 };

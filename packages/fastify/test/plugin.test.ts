@@ -104,6 +104,17 @@ describe.each(FRAMEWORKS)('%s', (_name, Fastify) => {
     expect(denied.headers['retry-after']).toBe('60');
   });
 
+  it('counts the HEAD route Fastify adds beside a GET route with the GET route; another route given the same options counts apart', async () => {
+    const app = Fastify({ exposeHeadRoutes: true });
+    await app.register(rateLimit, { global: false, clock: new VirtualClock().now });
+    const strict = { perMinute: 2 };
+    app.get('/a', { config: { rateLimit: strict } }, () => 'a');
+    app.get('/b', { config: { rateLimit: strict } }, () => 'b');
+    const status = (method: 'GET' | 'HEAD', url: string) => app.inject({ method, url }).then((res) => res.statusCode);
+    expect([await status('GET', '/a'), await status('HEAD', '/a'), await status('GET', '/a')]).toEqual([200, 200, 429]);
+    expect([await status('GET', '/b'), await status('GET', '/b')]).toEqual([200, 200]);
+  });
+
   it('takes a rateLimitHook as a route config, whose limiter stays at hand', async () => {
     const app = Fastify();
     await app.register(rateLimit, { global: false });
