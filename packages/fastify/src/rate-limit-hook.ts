@@ -106,8 +106,10 @@ export function rateLimitHook(options: RateLimitOptions | RuleSetRateLimitOption
   const limit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const verdict = check(info(request));
     // Known at once (memory store): the request goes on in this tick, with no promise.
-    const applied = verdict instanceof Promise ? verdict.then((known) => apply(known, request, reply, handler, name)) : undefined;
-    const settled = verdict instanceof Promise ? applied : apply(verdict, request, reply, handler, name);
+    const settled =
+      verdict instanceof Promise
+        ? verdict.then((known) => apply(known, request, reply, handler, name))
+        : apply(verdict, request, reply, handler, name);
     if (settled === undefined) done();
     // A failure of the check or of the handler goes to Fastify's error handling.
     else settled.then((outcome) => outcome !== CLIENT_GONE && done(), done);
