@@ -9,6 +9,8 @@
  * - `keyGenerator` is `key`, `allowList` as a function is `skip`;
  * - a route's `config.rateLimit` adds its rule to the plugin's (none here: `global: false` as the peer's tests have it);
  * - `max: NaN` and a negative `timeWindow` are refused, not replaced by the defaults;
+ * - the HEAD route Fastify adds beside a GET route shares the GET route's own count, as it shares
+ *   the plugin's (the peer counts a route's HEAD apart: a second budget);
  * - X-RateLimit-Reset is in epoch seconds (as express-rate-limit and @nestjs/throttler send it),
  *   the peer's the seconds to go: the same while the window began at 0.
  * Options Tollgate refuses (ban, onExceeding, onExceeded, errorResponseBuilder, addHeaders,
@@ -318,5 +320,39 @@ describe('route-rate-limit.test.js', () => {
     fastify.head('/explicit-head-2', { exposeHeadRoute: true, config }, async () => 'fastify is awesome !');
     expect(seen.length).toBeGreaterThan(0);
     for (const entry of seen) expect(entry).toEqual([undefined, 1]);
+  });
+
+  it('per route rate limit (difference: HEAD shares the GET route count)', async () => {
+    const fastify = Fastify({ exposeHeadRoutes: true });
+    await fastify.register(rateLimit, { global: false, headers: 'legacy' });
+    fastify.get('/', { config: { rateLimit: { max: 10, timeWindow: 1000 } } }, async () => 'hello!');
+    const res = await fastify.inject({ url: '/', method: 'GET' });
+    const resHead = await fastify.inject({ url: '/', method: 'HEAD' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('10');
+    expect(res.headers['x-ratelimit-remaining']).toBe('9');
+    expect(resHead.statusCode).toBe(200);
+    expect(resHead.headers['x-ratelimit-limit']).toBe('10');
+    expect(resHead.headers['x-ratelimit-remaining']).toBe('8');
+  });
+
+  it('should consider routes allow list', async () => {
+    const fastify = Fastify();
+    await fastify.register(rateLimit, { global: false });
+    fastify.get('/', { config: { rateLimit: { allowList: ['127.0.0.1'], max: 2, timeWindow: 10000 } } }, (_req, reply) => {
+      reply.send('hello!');
+    });
+    for (let i = 0; i < 3; i++) expect((await fastify.inject('/')).statusCode).toBe(200);
+  });
+
+  it('on undefined hook should use onRequest-hook', async () => {
+    const fastify = Fastify();
+    await fastify.register(rateLimit, { global: false });
+    const seen: unknown[][] = [];
+    fastify.addHook('onRoute', (routeOptions) => {
+      seen.push([routeOptions.preHandler, (routeOptions.onRequest as unknown[]).length]);
+    });
+    fastify.get('/', { exposeHeadRoute: false, config: { rateLimit: { max: 1, timeWindow: 10000 } } }, async () => 'fastify is awesome !');
+    expect(seen).toEqual([[undefined, 1]]);
   });
 });
