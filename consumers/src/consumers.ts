@@ -149,3 +149,32 @@ CONSUMERS.push({
   },
   redis: true,
 });
+
+// Fastify: the plugin in ESM TypeScript (strict) and in CommonJS, on the oldest and newest major of its peer range.
+const FASTIFY = { oldest: { fastify: '^4.29.0' }, newest: { fastify: '^5.0.0' } };
+for (const age of ['oldest', 'newest'] as const) {
+  CONSUMERS.push(
+    {
+      kind: 'app',
+      name: `ESM TypeScript, Fastify (${age}: fastify ${FASTIFY[age].fastify})`,
+      fixture: 'fastify-ts',
+      type: 'module',
+      tollgate: ['@tollgate/core', '@tollgate/fastify'],
+      dependencies: { ...FASTIFY[age], ...NODE_TYPES },
+      compile: true,
+      entry: 'dist/main.js',
+      servers: ['fastify'],
+    },
+    {
+      kind: 'app',
+      name: `CommonJS JavaScript, Fastify (${age}: fastify ${FASTIFY[age].fastify})`,
+      fixture: 'fastify-cjs',
+      type: 'commonjs',
+      tollgate: ['@tollgate/core', '@tollgate/fastify'],
+      dependencies: { ...FASTIFY[age] },
+      compile: false,
+      entry: 'src/main.js',
+      servers: ['fastify'],
+    },
+  );
+}

@@ -11,11 +11,17 @@ async function send(base: string, path: string, init?: RequestInit) {
   return { status: res.status, headers: res.headers, body: await res.text() };
 }
 
+/** What an example's framework does its own way. */
+export interface ExampleAppOptions {
+  /** The Content-Type of the login route's problem+json 429. Default `application/problem+json` (Fastify adds the charset). */
+  problemContentType?: string;
+}
+
 /**
- * The example apps' tests, written once: the Express and the Koa example serve the same API
+ * The example apps' tests, written once: the Express, Koa and Fastify examples serve the same API
  * (`src/server.ts`) and the same demo (`src/demo.ts`) from the folder `exampleUrl`.
  */
-export function describeExampleApp(framework: string, exampleUrl: URL): void {
+export function describeExampleApp(framework: string, exampleUrl: URL, options: ExampleAppOptions = {}): void {
   const exampleDir = fileURLToPath(exampleUrl);
 
   describe.each(['memory', 'redis'] as const)(`the ${framework} example on %s (built packages: \`pnpm test\` builds them)`, (kind) => {
@@ -26,7 +32,7 @@ export function describeExampleApp(framework: string, exampleUrl: URL): void {
     });
 
     itLimitsApiRoutes(app);
-    itLimitsLoginAndSearchButNeverHealth(app);
+    itLimitsLoginAndSearchButNeverHealth(app, options.problemContentType ?? 'application/problem+json');
   });
 
   describe(`the ${framework} demo (what \`pnpm demo\` runs)`, () => {
@@ -101,7 +107,7 @@ function itLimitsApiRoutes(app: ExampleServer): void {
   });
 }
 
-function itLimitsLoginAndSearchButNeverHealth(app: ExampleServer): void {
+function itLimitsLoginAndSearchButNeverHealth(app: ExampleServer, problemContentType: string): void {
   it('POST /auth/login: 5 attempts per 15 minutes, then a problem+json 429', async () => {
     const attempt = () =>
       send(app.base, '/auth/login', {
@@ -112,7 +118,7 @@ function itLimitsLoginAndSearchButNeverHealth(app: ExampleServer): void {
     for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
     const denied = await attempt();
     expect(denied.status).toBe(429);
-    expect(denied.headers.get('content-type')).toBe('application/problem+json');
+    expect(denied.headers.get('content-type')).toBe(problemContentType);
     expect(JSON.parse(denied.body)).toMatchObject({
       status: 429,
       title: 'Too Many Requests',

@@ -36,4 +36,5 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
 
 export type { BackendContext } from './backends.js';
 export { describeOnBackends } from './backends.js';
+export { contractSpec } from './contract-request.js';
 export { structured } from './structured.js';

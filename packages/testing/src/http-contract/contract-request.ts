@@ -1,6 +1,6 @@
-import type { ContractOptions } from '@tollgate/testing';
+import type { ContractOptions } from './types.js';
 
-/** What an Express and a Fastify request both carry. */
+/** What an Express and a Fastify request both carry (Nest on either platform, Fastify). */
 interface PlatformRequest {
   originalUrl?: string;
   url: string;
@@ -33,7 +33,8 @@ function withContractRequests(fields: ContractOptions): ContractOptions {
 
 /**
  * The contract's options with its callbacks (`key`, `skip`, `message`, a count or rate chosen per
- * request, in a limit of `limits` too) handed the contract's request.
+ * request, in a limit of `limits` too) handed the contract's request: for an adapter whose
+ * request has no `path` and `get()` of its own.
  */
 export function contractSpec(options: ContractOptions): ContractOptions {
   const spec = withContractRequests(options);
