@@ -1,4 +1,4 @@
-import type { ContractOptions } from '@tollgate/testing';
+import { type ContractOptions, withContractRequests } from '@tollgate/testing';
 
 /** What an Express and a Fastify request both carry. */
 interface PlatformRequest {
@@ -18,25 +18,10 @@ function contractRequest(req: PlatformRequest) {
   };
 }
 
-/** Functions of the options that take something else than the request first. */
-const NOT_OF_THE_REQUEST = new Set(['handler', 'clock']);
-
-/** `fields` with each function of the request handed the contract's request instead. */
-function withContractRequests(fields: ContractOptions): ContractOptions {
-  const spec = { ...fields };
-  for (const [name, callback] of Object.entries(fields)) {
-    if (typeof callback !== 'function' || NOT_OF_THE_REQUEST.has(name)) continue;
-    spec[name] = (req: PlatformRequest, ...rest: unknown[]) => callback(contractRequest(req), ...rest);
-  }
-  return spec;
-}
-
 /**
  * The contract's options with its callbacks (`key`, `skip`, `message`, a count or rate chosen per
  * request, in a limit of `limits` too) handed the contract's request.
  */
 export function contractSpec(options: ContractOptions): ContractOptions {
-  const spec = withContractRequests(options);
-  if (Array.isArray(options.limits)) spec.limits = options.limits.map((limit: ContractOptions) => withContractRequests(limit));
-  return spec;
+  return withContractRequests(options, contractRequest);
 }

@@ -1,7 +1,7 @@
 export { describeBuiltPackage } from './built-package.js';
 export { describeExampleApp } from './example-app.js';
-export type { BackendContext } from './http-contract/index.js';
-export { describeHttpAdapter, describeOnBackends, structured } from './http-contract/index.js';
+export type { BackendContext, ContractRequestView } from './http-contract/index.js';
+export { describeHttpAdapter, describeOnBackends, structured, withContractRequests } from './http-contract/index.js';
 export type {
   AdapterCapabilities,
   ContractApp,
