@@ -46,7 +46,8 @@ export interface HonoCallbacks {
    * `rejection` the default status, content type and body. Return the response (`c.json(...)`), or
    * call `next()` to let the request through after all.
    */
-  handler?: (c: Context, next: Next, rejection: HttpRejection) => Response | undefined | Promise<Response | undefined>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: what Hono's middleware returns, so `return next()` fits
+  handler?: (c: Context, next: Next, rejection: HttpRejection) => Response | void | Promise<Response | void>;
   /** Whether a finished request succeeded, for `skipFailedRequests` / `skipSuccessfulRequests` (sync or async). Default: `c.res.status < 400`. */
   requestWasSuccessful?: (c: Context) => boolean | Promise<boolean>;
 }

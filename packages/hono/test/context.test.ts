@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { rateLimit } from '../src/index.js';
 
 // Hono-only behaviour; the shared cases are in contract.test.ts.
-const serve = (app: Hono) => getRequestListener(app.fetch);
+const serve = (app: { fetch: (request: Request) => Response | Promise<Response> }) => getRequestListener(app.fetch);
 
 describe('c.get(name)', () => {
   it("holds the decision with hono-rate-limiter's fields, under requestPropertyName when given", async () => {
