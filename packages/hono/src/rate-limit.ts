@@ -50,8 +50,10 @@ export type RuleSetRateLimitMiddleware = Middleware & {
   readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
 };
 
-/** Contexts a Tollgate middleware has decided on: a later one merges its RateLimit fields with theirs. */
-const decided = new WeakSet<Context>();
+type Fields = readonly (readonly [string, string])[];
+
+/** The rate-limit fields a Tollgate middleware set on a context: a later one merges its fields with them. */
+const fieldsSet = new WeakMap<Context, Fields>();
 
 function requestInfo(c: Context, ip: string | undefined): HttpRequestInfo {
   const { raw } = c.req;
@@ -71,12 +73,27 @@ function splitAddressOptions<T extends object>(options: T): { address: HonoAddre
   return { address, rest: rest as T };
 }
 
-/** Sets the verdict's fields on the response to come (kept by whatever response the chain returns). */
-function setFields(c: Context, verdict: Exclude<HttpVerdict, { action: 'skip' }>): void {
-  const { headers } = c.res;
-  const fields = decided.has(c) ? mergeRateLimitHeaders(verdict.headers, (name) => headers.get(name) ?? undefined) : verdict.headers;
-  decided.add(c);
-  for (const [name, value] of fields) headers.set(name, value);
+/**
+ * Sets the verdict's fields on the response to come, through `c.header`: Hono adds them to the
+ * response a handler builds with `c.text`, `c.json`... (reading `c.res` before then would make
+ * @hono/node-server build a full `Response` for every request).
+ */
+function setFields(c: Context, verdict: Exclude<HttpVerdict, { action: 'skip' }>): Fields {
+  const earlier = fieldsSet.get(c);
+  const fields = earlier === undefined ? verdict.headers : mergeRateLimitHeaders(verdict.headers, (name) => valueOf(earlier, name));
+  fieldsSet.set(c, fields);
+  for (let i = 0; i < fields.length; i++) c.header(fields[i]![0], fields[i]![1]);
+  return fields;
+}
+
+function valueOf(fields: Fields, name: string): string | undefined {
+  return fields.find((field) => field[0] === name)?.[1];
+}
+
+/** Sets the fields again on a response the handler built itself (`new Response(...)`), which Hono gives none of them. */
+function keepFields(c: Context, fields: Fields): void {
+  if (fields.length === 0 || c.res.headers.has(fields[0]![0])) return;
+  for (let i = 0; i < fields.length; i++) c.header(fields[i]![0], fields[i]![1]);
 }
 
 type Handler = NonNullable<RateLimitOptions['handler']>;
@@ -84,12 +101,16 @@ type Handler = NonNullable<RateLimitOptions['handler']>;
 async function apply(c: Context, next: Next, verdict: HttpVerdict, handler: Handler | undefined, name: string) {
   if (verdict.action === 'skip') return next();
   c.set(name as 'rateLimit', requestRateLimit(verdict.decision, verdict.key));
-  setFields(c, verdict);
-  if (verdict.action === 'reject') {
-    if (handler !== undefined) return handler(c, next, verdict);
+  const fields = setFields(c, verdict);
+  if (verdict.action === 'reject' && handler === undefined) {
     return c.body(verdict.body, verdict.status as ContentfulStatusCode, { 'content-type': verdict.contentType });
   }
-  return proceed(c, next, verdict.delayMs, verdict.settle);
+  const answered = verdict.action === 'reject' ? await handler!(c, next, verdict) : await proceed(c, next, verdict.delayMs, verdict.settle);
+  // A handler's `return next()` answers what Hono's next resolves to (the context), not a response.
+  const response = answered instanceof Response ? answered : undefined;
+  if (response !== undefined) c.res = response;
+  keepFields(c, fields);
+  return response === undefined ? undefined : c.res;
 }
 
 /**
