@@ -1,4 +1,4 @@
-/** The Fastify servers the HTTP benchmark compares (`BENCH_SERVER=fastify`), in the order of its table; the first is the baseline. */
+/** The Fastify servers the HTTP benchmark compares (`BENCH_FRAMEWORK=fastify`), in the order of its table; the first is the baseline. */
 export const FASTIFY_VARIANTS = [
   'no limiter',
   'tollgate memory',

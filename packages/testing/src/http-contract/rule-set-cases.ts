@@ -13,6 +13,7 @@ import {
   type ContractRuleSet,
   contractRateLimit,
   type HttpAdapter,
+  proxiedRateLimit,
 } from './types.js';
 
 const ok: ContractHandler = () => ({ body: 'ok' });
@@ -53,7 +54,7 @@ function ruleFileFixture<Limit extends { limiter: ContractLimiter }, Store>(
       });
     return framework.serve({
       trustProxy: true,
-      use: [contractRateLimit(adapter)({ ...options, rules })],
+      use: [proxiedRateLimit(adapter)({ ...options, rules })],
       routes: [
         { method: 'POST', path: '/login', handler: ok },
         { path: '/login', handler: ok },
