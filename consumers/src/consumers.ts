@@ -175,6 +175,9 @@ for (const age of ['oldest', 'newest'] as const) {
       compile: false,
       entry: 'src/main.js',
       servers: ['fastify'],
+    },
+  );
+}
 
 // Hono on @hono/node-server: the oldest minors the peer ranges accept, and the newest.
 const HONO = { oldest: { hono: '~4.6.0', '@hono/node-server': '~1.12.0' }, newest: { hono: '^4.0.0', '@hono/node-server': '^1.0.0' } };
