@@ -99,4 +99,4 @@ export { MemoryStore } from './stores/memory-store.js';
 export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
-export type { WaitOptions } from './wait/wait.js';
+export type { WaitOptions } from './wait/wait-options.js';

@@ -2,12 +2,13 @@ import { describeValue, TollgateError } from '../errors.js';
 import { consumeNowOf, limiterOf, variantsOf } from '../limiter.js';
 import { configureLimiter } from '../limiter-config.js';
 import type { LimiterOptions } from '../limiter-types.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import { bindRule, type RuleSpec } from '../spec.js';
 import { type ClientAddress, clientAddresses } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { identityMapper, KEY_PREFIX } from './identities.js';
 import { refuseForeignOptions, translateMigratedOptions } from './migrated-options.js';
-import { splitInlineOptions, withDefaultPrefix } from './options.js';
+import { INLINE_FIELDS, splitInlineOptions, withDefaultPrefix } from './options.js';
 import { limiterChooser, splitPerRequest } from './per-request.js';
 import { policyOf } from './policies.js';
 import { createRuleSetHttpLimiter } from './rule-set-http-limiter.js';
@@ -28,10 +29,10 @@ export function createHttpLimiter(options: HttpRateLimitOptions | HttpRuleSetOpt
   if (typeof options !== 'object' || options === null) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `options must be an object (got ${describeValue(options)})`, 'options');
   }
-  if ('rules' in options) {
-    refuseForeignOptions(options);
-    return createRuleSetHttpLimiter(options);
-  }
+  refuseForeignOptions(options);
+  if ('rules' in options) return createRuleSetHttpLimiter(options);
+  // A misspelt name is named as written, before a rule missing what it meant to give is refused.
+  refuseUnknownFields(options, INLINE_FIELDS, 'spec.', 'ERR_TOLLGATE_INVALID_SPEC');
   return createInlineHttpLimiter(translateMigratedOptions(options));
 }
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LIMITER_FIELDS } from '../limiter-config.js';
 import type { LimiterOptions } from '../limiter-types.js';
+import type { FieldSet } from '../option-fields.js';
+import { SPEC_FIELDS } from '../shorthand.js';
 import type { RuleSpec } from '../spec.js';
 import type { BoundLimit } from '../stores/store.js';
 import type { HttpBehaviourOptions, HttpRateLimitOptions } from './types.js';
@@ -22,6 +24,12 @@ export const BEHAVIOUR_FIELDS = {
   skipSuccessfulRequests: true,
   requestWasSuccessful: true,
 } as const satisfies Record<keyof HttpBehaviourOptions, true>;
+
+/**
+ * Every field the options of an inline rule may hold: an HTTP behaviour, a limiter option,
+ * `limits`, express-rate-limit's `windowMs` and `max`, or a field of some limit spec.
+ */
+export const INLINE_FIELDS: FieldSet = { ...BEHAVIOUR_FIELDS, ...LIMITER_FIELDS, ...SPEC_FIELDS, limits: true, windowMs: true, max: true };
 
 /** The options of an inline rule, sorted by who takes them. */
 export interface InlineOptions {

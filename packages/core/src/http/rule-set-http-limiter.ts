@@ -1,4 +1,5 @@
 import { describeValue, TollgateError } from '../errors.js';
+import { closestName, refuseUnknownFields } from '../option-fields.js';
 import type { RuleClient, RuleMatch } from '../rules/rule-set.js';
 import { type ClientAddress, clientAddresses, UNKNOWN_ADDRESS } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
@@ -89,6 +90,10 @@ function validateRuleSetOptions(options: HttpRuleSetOptions): void {
         'key cannot be combined with rules: every rule names its own key (ip, user, apiKey or { header })',
         'key',
       );
+    }
+    // A name close to one a rule set takes is a misspelling; another is an option of inline rules.
+    if (!Object.hasOwn(RULE_SET_FIELDS, field) && closestName(field, Object.keys(RULE_SET_FIELDS)) !== undefined) {
+      refuseUnknownFields(options, RULE_SET_FIELDS);
     }
     if (!Object.hasOwn(RULE_SET_FIELDS, field)) {
       throw new TollgateError(
