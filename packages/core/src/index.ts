@@ -40,6 +40,7 @@ export type {
   WindowMsRule,
 } from './http/index.js';
 export {
+  BEHAVIOUR_FIELDS,
   createHttpLimiter,
   FIELD,
   headerText,
@@ -56,6 +57,7 @@ export {
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { LimitValues } from './limit-values.js';
 export { createLimiter } from './limiter.js';
+export { LIMITER_FIELDS } from './limiter-config.js';
 export type {
   ConsumeOptions,
   CreateLimiterOptions,

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import {
+  BEHAVIOUR_FIELDS,
   createHttpLimiter,
   type HttpLimiter,
   invalidOption,
+  LIMITER_FIELDS,
   MemoryStore,
   refusePeerOptions,
+  refuseUnknownFields,
   type Store,
   TollgateError,
 } from '@tollgate/core';
@@ -68,6 +71,7 @@ export class RateLimitRegistry implements OnModuleInit {
     @Inject(ApplicationConfig) private readonly appConfig: ApplicationConfig,
   ) {
     refuseThrottlerOptions(options);
+    refuseUnknownFields(options, MODULE_FIELDS);
     const { defaultRule: _rule, store, prefix = 'tollgate', rules: _rules, user: _user, budget: _budget, ...defaults } = options;
     this.basePrefix = prefix;
     this.store = store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
@@ -232,6 +236,17 @@ export class RateLimitRegistry implements OnModuleInit {
     return `${this.basePrefix}:#${createHash('sha256').update(id).digest('base64url').slice(0, 16)}`;
   }
 }
+
+/** One entry per field of `RateLimitModuleOptions`: the compiler refuses this object when one is missing. */
+const MODULE_FIELDS = {
+  ...BEHAVIOUR_FIELDS,
+  ...LIMITER_FIELDS,
+  errorMessage: true,
+  defaultRule: true,
+  budget: true,
+  rules: true,
+  user: true,
+} as const satisfies Record<keyof RateLimitModuleOptions, true>;
 
 /** @nestjs/throttler's module options (`[{ ttl, limit }]`, `throttlers`, `storage`...), refused with what to write. */
 function refuseThrottlerOptions(options: RateLimitModuleOptions): void {

@@ -3,6 +3,7 @@ export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
 export { headerText, mergeRateLimitHeaders } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
+export { BEHAVIOUR_FIELDS } from './options.js';
 export { requestRateLimit } from './request-rate-limit.js';
 export type {
   DraftVersion,
