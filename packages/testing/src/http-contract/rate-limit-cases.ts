@@ -249,6 +249,8 @@ function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): vo
     const closed = await request(app).get('/closed').expect(503);
     expect(closed.headers['retry-after']).toBe('2');
     expect(closed.headers['cache-control']).toBe('no-store');
+    // The service is at fault, not the client's rate.
+    expect(closed.text).toContain('Service unavailable: retry in 2 seconds.');
     // storeErrorStatusCode picks the status; the breaker's default cool-down (1 s) sets Retry-After.
     const closed429 = await request(app).get('/closed-429').expect(429);
     expect(closed429.headers['retry-after']).toBe('1');
