@@ -174,12 +174,13 @@ export type RuleSpec = LimitSpec | { limits: readonly LimitSpec[] };
 /**
  * Validates a rule and resolves each of its limits; errors name the offending field: `spec`,
  * `limits[1].burst`, or under `path` when given (`rules[0].limit.burst`, `rules[0].limits[1].burst`).
+ * A single limit without a `name` is called `singleName` (a rule set's: the rule's name).
  */
-export function bindRule(rule: unknown, path?: string): BoundLimit[] {
+export function bindRule(rule: unknown, path?: string, singleName = 'default'): BoundLimit[] {
   const specPath = path ?? 'spec';
   const limitsPath = path === undefined ? 'limits' : `${path}.limits`;
   if (!isRecord(rule)) throw invalidSpec(specPath, 'must be an object', rule);
-  if (rule.limits === undefined) return [bindLimit(rule, specPath, () => 'default')];
+  if (rule.limits === undefined) return [bindLimit(rule, specPath, () => singleName)];
   if (!Array.isArray(rule.limits) || rule.limits.length === 0) {
     throw invalidSpec(limitsPath, 'must be a non-empty array of limit specs', rule.limits);
   }
