@@ -111,7 +111,7 @@ function inlineLimiter(rule: RuleSpec, options: LimiterOptions, identityOf: (key
   const chosenPerCall = fields.length > 0 ? fields : undefined;
   const build = (prefix: string) =>
     limiterOf({ ...configureLimiter(bindable, limits, { ...options, prefix }), keyOf: identityOf, chosenPerCall });
-  const limiter = options.prefix === undefined ? withDefaultPrefix(limits, build) : build(options.prefix);
+  const limiter = options.prefix === undefined ? withDefaultPrefix(limits, options.store, build) : build(options.prefix);
   const choose = chosenPerCall === undefined ? undefined : limiterChooser(fields, limiter, variantsOf(limiter)!);
   return { limiter, choose };
 }
