@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { type ExecutionContext, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import {
   BEHAVIOUR_FIELDS,
@@ -19,6 +19,7 @@ import type { RateLimitBudget, RateLimitModuleOptions, RateLimitRules, RateLimit
 import { withHandler } from './route-rule.js';
 import { ruleSetLimiter } from './rule-set-limiter.js';
 import { RATE_LIMIT_OPTIONS, RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';
+import { keyWatcher } from './user-key-check.js';
 
 // biome-ignore lint/complexity/noBannedTypes: Nest hands guards classes and handlers as plain functions
 type Target = Function;
@@ -62,6 +63,8 @@ export class RateLimitRegistry implements OnModuleInit {
   private readonly decorated: DecoratedRoute[] = [];
   /** The execution context each request under check was seen in, for `errorMessage` functions. */
   private readonly contexts = new WeakMap<object, ExecutionContext>();
+  /** Rules' `key`s, watched for a rate limit that ran before authentication (warned once). */
+  private readonly watchKey = keyWatcher((message) => new Logger('RateLimitModule').warn(message));
 
   constructor(
     @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
@@ -209,7 +212,8 @@ export class RateLimitRegistry implements OnModuleInit {
       { message: defaults.message, errorMessage: defaultErrorMessage },
       { message: spec.message, errorMessage },
     );
-    const http = createHttpLimiter({ ...defaults, ...spec, ...message, store: this.store, prefix });
+    const key = this.watchKey(spec.key ?? defaults.key);
+    const http = createHttpLimiter({ ...defaults, ...spec, ...message, ...(key && { key }), store: this.store, prefix });
     const limiter = withHandler(http, handler ?? defaultHandler);
     this.byPrefix.set(prefix, { owner, limiter });
     return limiter;
