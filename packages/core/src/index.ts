@@ -53,6 +53,7 @@ export {
   requestRateLimit,
   retryAfterSeconds,
   settleWhenDone,
+  UNTRUSTED_PROXY_WARNING,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { LimitValues } from './limit-values.js';

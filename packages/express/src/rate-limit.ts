@@ -15,7 +15,7 @@ import {
   settleWhenDone,
 } from '@tollgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { clientAddress } from './client-address.js';
+import { clientAddress, proxyCheck } from './client-address.js';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 import { recordDecision } from './request-decision.js';
 
@@ -123,7 +123,9 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
   const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const check = http.checkNow ?? http.check;
+  const checkProxy = proxyCheck(http.untrustedProxy);
   const middleware = (req: Request, res: Response, next: NextFunction): Applied => {
+    checkProxy?.(req);
     const verdict = check(info(req));
     // Known at once (memory store): the request goes on in this tick, with no promise.
     if (!(verdict instanceof Promise)) return apply(verdict, req, res, next, handler, name);

@@ -16,6 +16,7 @@ import {
 } from '@tollgate/core';
 import type { Context, Middleware } from 'koa';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
+import { proxyCheck } from './proxy-check.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -74,7 +75,9 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
   const { handler } = options;
   const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
+  const checkProxy = proxyCheck(http.untrustedProxy);
   const middleware: Middleware = async (ctx, next) => {
+    checkProxy?.(ctx);
     const verdict = await http.check(info(ctx));
     if (verdict.action === 'skip') return next();
     ctx.state[name] = requestRateLimit(verdict.decision, verdict.key);

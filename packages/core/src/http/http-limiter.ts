@@ -11,6 +11,7 @@ import { refuseForeignOptions, translateMigratedOptions } from './migrated-optio
 import { INLINE_FIELDS, splitInlineOptions, withDefaultPrefix } from './options.js';
 import { limiterChooser, splitPerRequest } from './per-request.js';
 import { policyOf } from './policies.js';
+import { untrustedProxyWarning } from './proxy-check.js';
 import { createRuleSetHttpLimiter } from './rule-set-http-limiter.js';
 import type { HttpLimiter, HttpRateLimitOptions, HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
@@ -92,6 +93,7 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     resetKey: (keyOrAddress) => limiter.reset(keyOrAddress).then(() => undefined),
     readsOnlyAddress,
     requestPropertyName: config.requestPropertyName,
+    untrustedProxy: untrustedProxyWarning(config.checkProxy, limiterOptions.logger ?? console),
     checkNow,
     check(info) {
       const verdict = checkNow(info);

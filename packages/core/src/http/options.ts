@@ -22,6 +22,7 @@ export const BEHAVIOUR_FIELDS = {
   handler: true,
   statusCode: true,
   storeErrorStatusCode: true,
+  checkProxy: true,
   skipFailedRequests: true,
   skipSuccessfulRequests: true,
   requestWasSuccessful: true,

@@ -5,6 +5,7 @@ import { type ClientAddress, clientAddresses, UNKNOWN_ADDRESS } from './client-a
 import { parseHttpConfig } from './config.js';
 import { BEHAVIOUR_FIELDS } from './options.js';
 import { policyOf } from './policies.js';
+import { untrustedProxyWarning } from './proxy-check.js';
 import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
 
@@ -52,6 +53,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
     rules,
     identitiesOf,
     requestPropertyName: config.requestPropertyName,
+    untrustedProxy: untrustedProxyWarning(config.checkProxy, console),
     check(info) {
       const client = clientOf(info.ip);
       if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIPPED;

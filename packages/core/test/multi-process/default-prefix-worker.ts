@@ -5,13 +5,13 @@ import { connectClient, SUITE_CLIENT } from '../helpers/redis-clients.js';
 import { STORE_SEMANTICS } from '../helpers/stores.js';
 
 const [url, order, rulesJson, checksJson] = process.argv.slice(2);
-const rules = JSON.parse(rulesJson!) as Record<string, object>;
+const rules = JSON.parse(rulesJson!) as Record<string, HttpRateLimitOptions>;
 const checks = JSON.parse(checksJson!) as [route: string, times: number][];
 const connected = await connectClient(SUITE_CLIENT, url!);
 const store = new RedisStore({ client: connected.client });
 try {
   const limiters = Object.fromEntries(
-    order!.split(',').map((route) => [route, createHttpLimiter({ ...rules[route], store, ...STORE_SEMANTICS } as HttpRateLimitOptions)]),
+    order!.split(',').map((route) => [route, createHttpLimiter({ ...rules[route]!, store, ...STORE_SEMANTICS })]),
   );
   const actions: string[] = [];
   for (const [route, times] of checks) {
