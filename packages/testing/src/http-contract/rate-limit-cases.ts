@@ -227,19 +227,19 @@ const okText: ContractHandler = () => ({ body: 'ok' });
 
 function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): void {
   it('answers per the failure mode when the store fails: open lets the request through, closed answers 503', async () => {
-    // A store each: rules with the same limits on one shared store need a prefix each.
-    const failing = () => ({ execute: () => Promise.reject(new Error('store down')) });
+    const failing = { execute: () => Promise.reject(new Error('store down')) };
+    // Rules with the same limits on one shared store take a prefix each.
     const app = serve({
       routes: [
-        { path: '/open', limits: [rateLimit({ qps: 1, store: failing() })], handler: ok },
+        { path: '/open', limits: [rateLimit({ qps: 1, store: failing, prefix: 'open' })], handler: ok },
         {
           path: '/closed',
-          limits: [rateLimit({ qps: 1, store: failing(), onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
+          limits: [rateLimit({ qps: 1, store: failing, prefix: 'closed', onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
           handler: ok,
         },
         {
           path: '/closed-429',
-          limits: [rateLimit({ qps: 1, store: failing(), onStoreError: 'closed', storeErrorStatusCode: 429 })],
+          limits: [rateLimit({ qps: 1, store: failing, prefix: 'closed-429', onStoreError: 'closed', storeErrorStatusCode: 429 })],
           handler: ok,
         },
       ],
