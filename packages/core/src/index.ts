@@ -70,6 +70,7 @@ export type {
   WindowMsRule,
 } from './http/index.js';
 export {
+  BEHAVIOUR_FIELDS,
   createHttpAdaptiveLimiter,
   createHttpLimiter,
   defaultOutcome,
@@ -85,11 +86,13 @@ export {
   requestRateLimit,
   retryAfterSeconds,
   settleWhenDone,
+  UNTRUSTED_PROXY_WARNING,
   withoutRateLimitMembers,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { LimitValues } from './limit-values.js';
 export { createLimiter } from './limiter.js';
+export { LIMITER_FIELDS } from './limiter-config.js';
 export type {
   ConsumeOptions,
   CreateLimiterOptions,
@@ -133,6 +136,6 @@ export { MemoryStore } from './stores/memory-store.js';
 export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
-export type { WaitOptions } from './wait/wait.js';
+export type { WaitOptions } from './wait/wait-options.js';
 export type { WaitAllEntry } from './wait-all.js';
 export { waitAll } from './wait-all.js';

@@ -1,9 +1,10 @@
+import { costOf } from './consume-options.js';
 import type { Decision } from './decision.js';
 import { describeValue, TollgateError } from './errors.js';
 import { assertIdentity } from './keys.js';
 import { LimiterCalls } from './limiter-calls.js';
 import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './limiter-config.js';
-import type { CreateLimiterOptions, Limiter } from './limiter-types.js';
+import type { ConsumeOptions, CreateLimiterOptions, Limiter } from './limiter-types.js';
 import { createVariants, type Variants } from './limiter-variants.js';
 import type { StoreFailureAnswer } from './resilience/guarded-store.js';
 import type { Clock, Store } from './stores/store.js';
@@ -39,10 +40,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume(key, options) {
-      const cost = options?.cost ?? 1;
-      return isCost(cost) ? calls.consume(key, cost) : invalidCost(cost);
-    },
+    consume: (key, options) => withCost(options, (cost) => calls.consume(key, cost)),
     async release(lease) {
       // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
@@ -54,10 +52,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     },
     peek: (key) => calls.run('peek', key, 1),
     reset: (key) => calls.run('reset', key, 1),
-    refund(key, options) {
-      const cost = options?.cost ?? 1;
-      return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
-    },
+    refund: (key, options) => withCost(options, (cost) => calls.run('refund', key, cost)),
     wait(key, waitOptions) {
       // Waiters line up per key as stored, the key leases name.
       try {
@@ -120,12 +115,13 @@ function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {
   return 'limiter' in answer ? answer.limiter : createLimiter(answer.build);
 }
 
-function isCost(cost: unknown): cost is number {
-  return Number.isSafeInteger(cost) && (cost as number) >= 1;
-}
-
-function invalidCost(cost: unknown): Promise<never> {
-  return Promise.reject(
-    new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
-  );
+/** `run` with the cost `options` ask for; a promise rejected with the error when they are refused. */
+function withCost(options: ConsumeOptions | undefined, run: (cost: number) => Promise<Decision>): Promise<Decision> {
+  let cost: number;
+  try {
+    cost = costOf(options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return run(cost);
 }

@@ -15,7 +15,7 @@ import {
   settleWhenDone,
 } from '@tollgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { clientAddress } from './client-address.js';
+import { clientAddress, proxyCheck } from './client-address.js';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 import { recordDecision } from './request-decision.js';
 
@@ -112,15 +112,20 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
  * against the rule of the rule set it matches (no match: not limited) — sets the RateLimit
  * headers and answers 429 once the limit is reached. Use it on the app, a router or a route.
  */
-export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
-export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
+// One signature over both forms, not two overloads: a misspelt field is then the one the compiler
+// names (`'brust' does not exist`), where overloads would report the last one's complaint (`'qps' does not exist`).
+export function rateLimit<S extends RuleSet | undefined = undefined>(
+  options: (RateLimitOptions & { rules?: undefined }) | (RuleSetRateLimitOptions & { rules: S }),
+): S extends RuleSet ? RuleSetRateLimitMiddleware : RateLimitMiddleware;
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
   const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const check = http.checkNow ?? http.check;
+  const checkProxy = proxyCheck(http.untrustedProxy);
   const middleware = (req: Request, res: Response, next: NextFunction): Applied => {
+    checkProxy?.(req);
     const verdict = check(info(req));
     // Known at once (memory store): the request goes on in this tick, with no promise.
     if (!(verdict instanceof Promise)) return apply(verdict, req, res, next, handler, name);

@@ -16,6 +16,7 @@ import {
 } from '@tollgate/core';
 import type { Context, Middleware } from 'koa';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
+import { proxyCheck } from './proxy-check.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -64,14 +65,19 @@ function addressInfo(ctx: Context): HttpRequestInfo {
  * and answers 429 once the limit is reached. The client IP is `ctx.ip` (`app.proxy` decides
  * whether X-Forwarded-For is trusted); the decision is on `ctx.state.rateLimit`.
  */
-export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
-export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
+// One signature over both forms, not two overloads: a misspelt field is then the one the compiler
+// names (`'brust' does not exist`), where overloads would report the last one's complaint (`'qps' does not exist`).
+export function rateLimit<S extends RuleSet | undefined = undefined>(
+  options: (RateLimitOptions & { rules?: undefined }) | (RuleSetRateLimitOptions & { rules: S }),
+): S extends RuleSet ? RuleSetRateLimitMiddleware : RateLimitMiddleware;
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
   const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
+  const checkProxy = proxyCheck(http.untrustedProxy);
   const middleware: Middleware = async (ctx, next) => {
+    checkProxy?.(ctx);
     const verdict = await http.check(info(ctx));
     if (verdict.action === 'skip') return next();
     ctx.state[name] = requestRateLimit(verdict.decision, verdict.key);

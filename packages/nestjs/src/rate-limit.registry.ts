@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
-import { type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { type ExecutionContext, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import {
+  BEHAVIOUR_FIELDS,
   createHttpLimiter,
   type HttpLimiter,
   type HttpRuleSetLimiter,
   invalidOption,
+  LIMITER_FIELDS,
   MemoryStore,
   type RuleClient,
   type RuleMatch,
   refusePeerOptions,
+  refuseUnknownFields,
   type Store,
   TollgateError,
 } from '@tollgate/core';
@@ -19,6 +22,7 @@ import type { RateLimitBudget, RateLimitModuleOptions, RateLimitRules, RateLimit
 import { withHandler } from './route-rule.js';
 import { ruleSetLimiter } from './rule-set-limiter.js';
 import { RATE_LIMIT_OPTIONS, RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';
+import { keyWatcher } from './user-key-check.js';
 
 // biome-ignore lint/complexity/noBannedTypes: Nest hands guards classes and handlers as plain functions
 type Target = Function;
@@ -62,6 +66,8 @@ export class RateLimitRegistry implements OnModuleInit {
   private readonly decorated: DecoratedRoute[] = [];
   /** The execution context each request under check was seen in, for `errorMessage` functions. */
   private readonly contexts = new WeakMap<object, ExecutionContext>();
+  /** Rules' `key`s, watched for a rate limit that ran before authentication (warned once). */
+  private readonly watchKey = keyWatcher((message) => new Logger('RateLimitModule').warn(message));
 
   constructor(
     @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
@@ -71,6 +77,7 @@ export class RateLimitRegistry implements OnModuleInit {
     @Inject(ApplicationConfig) private readonly appConfig: ApplicationConfig,
   ) {
     refuseThrottlerOptions(options);
+    refuseUnknownFields(options, MODULE_FIELDS);
     const { defaultRule: _rule, store, prefix = 'tollgate', rules: _rules, user: _user, budget: _budget, ...defaults } = options;
     this.basePrefix = prefix;
     this.store = store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
@@ -227,7 +234,8 @@ export class RateLimitRegistry implements OnModuleInit {
       { message: defaults.message, errorMessage: defaultErrorMessage },
       { message: spec.message, errorMessage },
     );
-    const http = createHttpLimiter({ ...defaults, ...spec, ...message, store: this.store, prefix });
+    const key = this.watchKey(spec.key ?? defaults.key);
+    const http = createHttpLimiter({ ...defaults, ...spec, ...message, ...(key && { key }), store: this.store, prefix });
     const limiter = withHandler(http, handler ?? defaultHandler);
     this.byPrefix.set(prefix, { owner, limiter });
     return limiter;
@@ -254,6 +262,17 @@ export class RateLimitRegistry implements OnModuleInit {
     return `${this.basePrefix}:#${createHash('sha256').update(id).digest('base64url').slice(0, 16)}`;
   }
 }
+
+/** One entry per field of `RateLimitModuleOptions`: the compiler refuses this object when one is missing. */
+const MODULE_FIELDS = {
+  ...BEHAVIOUR_FIELDS,
+  ...LIMITER_FIELDS,
+  errorMessage: true,
+  defaultRule: true,
+  budget: true,
+  rules: true,
+  user: true,
+} as const satisfies Record<keyof RateLimitModuleOptions, true>;
 
 /** @nestjs/throttler's module options (`[{ ttl, limit }]`, `throttlers`, `storage`...), refused with what to write. */
 function refuseThrottlerOptions(options: RateLimitModuleOptions): void {

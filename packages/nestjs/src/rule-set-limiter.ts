@@ -17,6 +17,7 @@ const SHARED_FIELDS = {
   message: true,
   statusCode: true,
   storeErrorStatusCode: true,
+  checkProxy: true,
   skipFailedRequests: true,
   skipSuccessfulRequests: true,
   user: true,

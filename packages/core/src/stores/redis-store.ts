@@ -1,7 +1,8 @@
 import calculateSlot from 'cluster-key-slot';
 import type { Outcome } from '../algorithms/types.js';
-import { TollgateError } from '../errors.js';
+import { invalidOption, TollgateError } from '../errors.js';
 import { hashTagOf } from '../keys.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import { uniqueToken } from '../token.js';
 import { scriptTransport } from './redis/clients.js';
 import { isMigrating, type ScriptTransport } from './redis/transport.js';
@@ -35,6 +36,12 @@ export interface RedisStoreOptions {
   maxBatchSize?: number;
 }
 
+/** One entry per option of `RedisStoreOptions`: the compiler refuses this object when one is missing. */
+const REDIS_STORE_FIELDS = { client: true, time: true, clock: true, ttlSlackMs: true, maxBatchSize: true } as const satisfies Record<
+  keyof RedisStoreOptions,
+  true
+>;
+
 interface Pending {
   operation: StoreOperation;
   resolve: (result: StoreResult) => void;
@@ -65,6 +72,8 @@ export class RedisStore implements Store {
   private flushScheduled = false;
 
   constructor(options: RedisStoreOptions) {
+    if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be { client, ... }', options);
+    refuseUnknownFields(options, REDIS_STORE_FIELDS);
     const { client, time = options.clock ? 'client' : 'server', ttlSlackMs, maxBatchSize = 128 } = options;
     const transport = scriptTransport(client);
     if (time !== 'server' && time !== 'client') {

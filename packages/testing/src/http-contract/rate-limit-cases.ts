@@ -235,17 +235,18 @@ const okText: ContractHandler = () => ({ body: 'ok' });
 function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): void {
   it('answers per the failure mode when the store fails: open lets the request through, closed answers 503', async () => {
     const failing = { execute: () => Promise.reject(new Error('store down')) };
+    // Rules with the same limits on one shared store take a prefix each.
     const app = serve({
       routes: [
-        { path: '/open', limits: [rateLimit({ qps: 1, store: failing })], handler: ok },
+        { path: '/open', limits: [rateLimit({ qps: 1, store: failing, prefix: 'open' })], handler: ok },
         {
           path: '/closed',
-          limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
+          limits: [rateLimit({ qps: 1, store: failing, prefix: 'closed', onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
           handler: ok,
         },
         {
           path: '/closed-429',
-          limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', storeErrorStatusCode: 429 })],
+          limits: [rateLimit({ qps: 1, store: failing, prefix: 'closed-429', onStoreError: 'closed', storeErrorStatusCode: 429 })],
           handler: ok,
         },
       ],
@@ -256,6 +257,8 @@ function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): vo
     const closed = await request(app).get('/closed').expect(503);
     expect(closed.headers['retry-after']).toBe('2');
     expect(closed.headers['cache-control']).toBe('no-store');
+    // The service is at fault, not the client's rate.
+    expect(closed.text).toContain('Service unavailable: retry in 2 seconds.');
     // storeErrorStatusCode picks the status; the breaker's default cool-down (1 s) sets Retry-After.
     const closed429 = await request(app).get('/closed-429').expect(429);
     expect(closed429.headers['retry-after']).toBe('1');
