@@ -5,7 +5,7 @@ import type { Limiter } from './limiter-types.js';
 import { type FieldSet, refuseUnknownFields } from './option-fields.js';
 import type { StoreOperation } from './stores/store.js';
 import { sleep } from './wait/sleep.js';
-import type { WaitOptions } from './wait/wait.js';
+import type { WaitOptions } from './wait/wait-options.js';
 import { parseWaitOptions, waitTimeout } from './wait/wait-options.js';
 
 /** One rate a `waitAll` holds: a limiter and the key it counts the work under. */
@@ -17,7 +17,6 @@ export interface WaitAllEntry {
 }
 
 const ENTRY_FIELDS = { limiter: true, key: true, cost: true } as const satisfies Record<keyof WaitAllEntry, true>;
-const WAIT_FIELDS = { cost: true, maxWait: true, signal: true } as const satisfies Record<keyof WaitOptions, true>;
 
 /** The entries of one `waitAll`, checked, with what each sends its store. */
 interface Member {
@@ -39,7 +38,6 @@ interface Member {
  * more would exceed `maxWait`: work it could not count never starts.
  */
 export async function waitAll(entries: readonly WaitAllEntry[], options?: WaitOptions): Promise<Decision[]> {
-  if (typeof options === 'object' && options !== null) refuseUnknownFields(options, WAIT_FIELDS);
   const parsed = parseWaitOptions(options);
   const members = checkEntries(entries, parsed.cost);
   parsed.signal?.throwIfAborted();
