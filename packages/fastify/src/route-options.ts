@@ -14,6 +14,7 @@ const INHERITED = {
   skip: true,
   allowList: true,
   ipv6Subnet: true,
+  checkProxy: true,
   headers: true,
   requestPropertyName: true,
   responseType: true,
