@@ -1,0 +1,75 @@
+// The real overload experiment: each setup (setups.ts) an Express server in its own process in
+// front of a fixed pool of known capacity (pool.ts), driven open-loop (load.ts) through a ramp of
+// 0.2× (the unloaded reference), 0.5×, 1×, 2×, 5× and 10× capacity; sockets and timers, not a model.
+// Usage: pnpm bench:adaptive-http [setup names…] (default every setup; writes bench/results/adaptive-http.json,
+// which pnpm bench:charts draws)
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { machine, writeResults } from '../../results.js';
+import { seededRandom } from '../simulate.js';
+import { offerLoad, type Phase, type Sent } from './load.js';
+import { tableOf, writeIntoReadme } from './readme.js';
+import { CAPACITY, PRIORITY_HEADER, SERVICE_MS, SETUPS, SLOTS } from './setups.js';
+import { summarize } from './summary.js';
+
+const PHASES: Phase[] = [0.2, 0.5, 1, 2, 5, 10].map((factor) => ({ factor, durationMs: factor === 0.2 ? 2000 : 3000 }));
+/** The first second of each phase is the limiter finding its feet, left out of the figures. */
+const SETTLE_MS = 1000;
+const TIMEOUT_MS = 1000;
+const CRITICAL = 0.3;
+
+type Trace = { atMs: number; limit: number | undefined; inflight: number | undefined }[];
+
+async function runSetup(name: string, seed: number): Promise<{ sent: Sent[]; trace: Trace }> {
+  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [name], { execArgv: ['--import', 'tsx'] });
+  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
+  const sent = await offerLoad({
+    port,
+    phases: PHASES,
+    capacity: CAPACITY,
+    critical: CRITICAL,
+    timeoutMs: TIMEOUT_MS,
+    priorityHeader: PRIORITY_HEADER,
+    random: seededRandom(seed),
+  });
+  const trace = await new Promise<Trace>((resolve) => {
+    child.once('message', (m) => resolve((m as { trace: Trace }).trace));
+    child.send('trace');
+  });
+  return { sent, trace };
+}
+
+const setups = [];
+const chosen = process.argv.slice(2);
+for (const name of Object.keys(SETUPS).filter((name) => chosen.length === 0 || chosen.includes(name))) {
+  const { sent, trace } = await runSetup(name, 26);
+  const summary = summarize(sent, PHASES, { settleMs: SETTLE_MS, timeoutMs: TIMEOUT_MS, capacity: CAPACITY });
+  setups.push({ setup: name, ...summary, trace });
+  console.error(`${name}: done`);
+}
+
+const unloadedP99 = setups[0]!.phases[0]!.p99Ms;
+console.log(
+  `pool ${SLOTS} slots × ${SERVICE_MS} ms = ${CAPACITY} requests/s; client timeout ${TIMEOUT_MS} ms; critical ${CRITICAL}× capacity, the rest batch; unloaded p99 ${unloadedP99} ms (no limiter at 0.2×)`,
+);
+console.table(
+  setups.flatMap(({ setup, phases }) =>
+    phases.slice(1).map((row) => ({
+      setup,
+      load: `${row.factor}×`,
+      'goodput/s': row.goodput,
+      '% capacity': (row.goodputShare * 100).toFixed(1),
+      'p50 ms': row.p50Ms,
+      'p99 ms': row.p99Ms,
+      rejected: `${(row.rejectedShare * 100).toFixed(1)}%`,
+      'timed out': `${(row.timedOutShare * 100).toFixed(1)}%`,
+      critical: `${(row.criticalSuccess * 100).toFixed(2)}%`,
+      batch: `${(row.batchSuccess * 100).toFixed(2)}%`,
+    })),
+  ),
+);
+const conditions = machine();
+writeResults('adaptive-http', { machine: conditions, capacity: CAPACITY, unloadedP99, critical: CRITICAL, setups });
+writeIntoReadme(
+  `${conditions.date} UTC, ${conditions.cpus}, load average ${conditions.loadAverage}, Node ${conditions.node}. Pool ${SLOTS} slots × ${SERVICE_MS} ms = ${CAPACITY} requests/s; client timeout ${TIMEOUT_MS} ms; critical traffic ${CRITICAL}× capacity, the rest batch; unloaded p99 ${unloadedP99} ms (no limiter at 0.2×).\n\n${tableOf(setups)}`,
+);
