@@ -20,9 +20,15 @@ const CRITICAL = 0.3;
 
 type Trace = { atMs: number; limit: number | undefined; inflight: number | undefined }[];
 
+const servers = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), { execArgv: ['--import', 'tsx'] });
+const reply = <T>(message: unknown) =>
+  new Promise<T>((resolve) => {
+    servers.once('message', (answer) => resolve(answer as T));
+    servers.send(message as object);
+  });
+
 async function runSetup(name: string, seed: number): Promise<{ sent: Sent[]; trace: Trace }> {
-  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [name], { execArgv: ['--import', 'tsx'] });
-  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve((m as { port: number }).port)));
+  const { port } = await reply<{ port: number }>({ setup: name });
   const sent = await offerLoad({
     port,
     phases: PHASES,
@@ -32,10 +38,7 @@ async function runSetup(name: string, seed: number): Promise<{ sent: Sent[]; tra
     priorityHeader: PRIORITY_HEADER,
     random: seededRandom(seed),
   });
-  const trace = await new Promise<Trace>((resolve) => {
-    child.once('message', (m) => resolve((m as { trace: Trace }).trace));
-    child.send('trace');
-  });
+  const { trace } = await reply<{ trace: Trace }>('trace');
   return { sent, trace };
 }
 
@@ -47,6 +50,8 @@ for (const name of Object.keys(SETUPS).filter((name) => chosen.length === 0 || c
   setups.push({ setup: name, ...summary, trace });
   console.error(`${name}: done`);
 }
+
+servers.send('exit');
 
 const unloadedP99 = setups[0]!.phases[0]!.p99Ms;
 console.log(

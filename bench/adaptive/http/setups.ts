@@ -20,6 +20,9 @@ const adaptive = (options: AdaptiveLimiterOptions<Request>): Guard => {
   return { middleware, limiter: middleware.limiter, close: () => middleware.limiter.close() };
 };
 
+/** Vegas moves the limit on every sample; a round trip later, a burst of samples has moved it too far. Smoothing damps that. */
+const smoothVegas = { algorithm: 'vegas', smoothing: 0.2 } as const;
+
 const priorities = {
   partitions: { critical: 0.8, batch: 0.2 },
   partition: (req: Request) => req.get(PRIORITY_HEADER),
@@ -38,7 +41,10 @@ export const SETUPS: Record<string, () => Guard> = {
   gradient2: () => adaptive({ limit: { algorithm: 'gradient2', minLimit: 1, initialLimit: 20 } }),
   vegas: () => adaptive({ limit: 'vegas' }),
   'aimd (timeout 300 ms)': () => adaptive({ limit: { algorithm: 'aimd', minLimit: 1, initialLimit: 20, timeoutMs: 300 } }),
-  'vegas + priorities': () => adaptive({ limit: 'vegas', ...priorities }),
-  'vegas + priorities + queue 50 ms': () =>
-    adaptive({ limit: 'vegas', ...priorities, queue: { maxWaitMs: 50, maxSize: 20, order: 'lifo' } }),
+  'vegas (smoothing 0.2)': () => adaptive({ limit: smoothVegas }),
+  // The limit's shares alone: critical is refused whenever its own in-flight reaches its share.
+  'vegas (smoothing 0.2) + priorities': () => adaptive({ limit: smoothVegas, ...priorities }),
+  // A short queue, served highest priority first and making room for critical by pushing batch out.
+  'vegas (smoothing 0.2) + priorities + queue 50 ms': () =>
+    adaptive({ limit: smoothVegas, ...priorities, queue: { maxWaitMs: 50, maxSize: 20, order: 'lifo' } }),
 };
