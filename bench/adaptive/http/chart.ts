@@ -24,7 +24,9 @@ export function adaptiveHttpChart(results: AdaptiveHttpResults | undefined): Top
       .map(({ atMs, factor, p99Ms }) => ({ setup, seconds: atMs / 1000, factor, p99: p99Ms })),
   );
   const x = { field: 'seconds', type: 'quantitative', title: 'seconds (load 0.2×, 0.5×, 1×, 2×, 5×, 10× capacity)' } as const;
-  const color = { field: 'setup', type: 'nominal', title: null, sort: order } as const;
+  const color = { field: 'setup', type: 'nominal', title: null, sort: order, legend: { labelLimit: 400 } } as const;
+  // Fixed 100 would flatten the others: the limit axis stops at 40, its line clipped.
+  const limitScale = { domain: [0, 40] };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -36,8 +38,8 @@ export function adaptiveHttpChart(results: AdaptiveHttpResults | undefined): Top
         width: 560,
         height: 200,
         data: { values: limits },
-        mark: 'line',
-        encoding: { x, y: { field: 'limit', type: 'quantitative', title: 'concurrency limit' }, color },
+        mark: { type: 'line', clip: true },
+        encoding: { x, y: { field: 'limit', type: 'quantitative', title: 'concurrency limit', scale: limitScale }, color },
       },
       {
         width: 560,
