@@ -1,8 +1,8 @@
 // The real overload experiment: each setup (setups.ts) an Express server in its own process in
 // front of a fixed pool of known capacity (pool.ts), driven open-loop (load.ts) through a ramp of
 // 0.2× (the unloaded reference), 0.5×, 1×, 2×, 5× and 10× capacity; sockets and timers, not a model.
-// Usage: pnpm bench:adaptive-http [setup names…] (default every setup; writes bench/results/adaptive-http.json,
-// which pnpm bench:charts draws)
+// Usage: pnpm bench:adaptive-http (every setup: writes bench/results/adaptive-http.json and the table in
+// bench/README.md, then draws the chart); tsx adaptive/http/run.ts [setup names…] with PHASE_MS=… only prints.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { machine, writeResults } from '../../results.js';
@@ -12,7 +12,9 @@ import { tableOf, writeIntoReadme } from './readme.js';
 import { CAPACITY, PRIORITY_HEADER, SERVICE_MS, SETUPS, SLOTS } from './setups.js';
 import { summarize } from './summary.js';
 
-const PHASES: Phase[] = [0.2, 0.5, 1, 2, 5, 10].map((factor) => ({ factor, durationMs: factor === 0.2 ? 2000 : 3000 }));
+/** Each step's length; PHASE_MS=10000 gives steadier figures for a few chosen setups. */
+const PHASE_MS = Number(process.env.PHASE_MS ?? 3000);
+const PHASES: Phase[] = [0.2, 0.5, 1, 2, 5, 10].map((factor) => ({ factor, durationMs: factor === 0.2 ? 2000 : PHASE_MS }));
 /** The first second of each phase is the limiter finding its feet, left out of the figures. */
 const SETTLE_MS = 1000;
 const TIMEOUT_MS = 1000;
@@ -73,6 +75,8 @@ console.table(
     })),
   ),
 );
+// Only a full run at the standard length replaces the stored figures and the README's table.
+if (chosen.length > 0 || PHASE_MS !== 3000) process.exit(0);
 const conditions = machine();
 writeResults('adaptive-http', { machine: conditions, capacity: CAPACITY, unloadedP99, critical: CRITICAL, setups });
 writeIntoReadme(
