@@ -25,6 +25,11 @@ function start(name: string): () => Trace {
   });
   const startedAt = performance.now();
   const trace: Trace = [];
+  const rejections: Record<string, number> = {};
+  guard.limiter?.on('rejected', ({ partition, reason }) => {
+    const key = `${partition ?? 'all'} ${reason}`;
+    rejections[key] = (rejections[key] ?? 0) + 1;
+  });
   const tracer = setInterval(() => {
     const snapshot = guard.limiter?.snapshot();
     trace.push({ atMs: Math.round(performance.now() - startedAt), limit: snapshot?.limit, inflight: snapshot?.inflight });
@@ -33,6 +38,7 @@ function start(name: string): () => Trace {
     process.send?.({ port: (server.address() as AddressInfo).port });
   });
   return () => {
+    if (Object.keys(rejections).length > 0) console.error(`${name}: refused by partition and reason`, rejections);
     clearInterval(tracer);
     guard.close();
     server.close();
