@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { type AdaptiveResults, adaptiveRampChart } from '../adaptive/chart.js';
+import { type AdaptiveHttpResults, adaptiveHttpChart } from '../adaptive/http/chart.js';
 import { readResults } from '../results.js';
 import { decisionsChart, httpChart, redisCostChart, redisMainChart } from './specs.js';
 
@@ -27,3 +28,4 @@ await render('redis-cost-vs-main', redisMainChart(readResults('redis-cost'), rea
 await render('decisions-in-flight', decisionsChart(readResults('decisions')));
 await render('http-instructions', httpChart(readResults('http-instructions')));
 await render('adaptive-ramp', adaptiveRampChart(readResults<AdaptiveResults>('adaptive')));
+await render('adaptive-http-ramp', adaptiveHttpChart(readResults<AdaptiveHttpResults>('adaptive-http')));

@@ -91,18 +91,19 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
       const waiter: Waiter = {
         partition,
         enqueuedAt,
-        settle: (admitted) => {
+        settle: (outcome) => {
           clearTimeout(timer);
-          resolve(admitted ? this.take(partition, this.config.clock() - enqueuedAt) : this.reject(partition, 'closed'));
+          resolve(outcome === 'admitted' ? this.take(partition, this.config.clock() - enqueuedAt) : this.reject(partition, outcome));
         },
       };
       const timer = setTimeout(() => {
         if (queue.remove(waiter)) resolve(this.reject(partition, 'timeout'));
       }, maxWaitMs);
-      if (!queue.add(waiter)) {
+      const pushedOut = queue.add(waiter);
+      if (pushedOut === false) {
         clearTimeout(timer);
         resolve(this.reject(partition, 'queue-full'));
-      }
+      } else pushedOut?.settle('queue-full');
     });
   }
 
@@ -122,7 +123,7 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
   }
 
   close(): void {
-    for (const waiter of this.queue?.drain() ?? []) waiter.settle(false);
+    for (const waiter of this.queue?.drain() ?? []) waiter.settle('closed');
     this.config.loopDelay?.close();
   }
 
@@ -189,7 +190,7 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
     const queue = this.queue;
     if (queue === undefined) return;
     for (let waiter = queue.next((w) => this.mayTake(w.partition)); waiter; waiter = queue.next((w) => this.mayTake(w.partition))) {
-      waiter.settle(true);
+      waiter.settle('admitted');
     }
   }
 

@@ -1,3 +1,4 @@
+import type { AdaptiveRejectReason } from './adaptive-events.js';
 import type { Partition } from './partitions.js';
 
 /** Which waiter a freed slot goes to: the longest waiting (`fifo`) or the latest (`lifo`). */
@@ -6,8 +7,8 @@ export type QueueOrder = 'fifo' | 'lifo';
 export interface Waiter {
   readonly partition: Partition | undefined;
   readonly enqueuedAt: number;
-  /** Hands the waiter a slot (true) or sends it away (false). */
-  readonly settle: (admitted: boolean) => void;
+  /** Hands the waiter a slot (`admitted`) or sends it away, saying why. */
+  readonly settle: (outcome: 'admitted' | AdaptiveRejectReason) => void;
 }
 
 /**
@@ -28,11 +29,20 @@ export class WaitQueue {
     return this.waiters.length;
   }
 
-  /** Adds a waiter; false when the queue is full. */
-  add(waiter: Waiter): boolean {
-    if (this.waiters.length >= this.capacity) return false;
+  /**
+   * Adds a waiter. A full queue makes room by pushing out the waiter it would serve last, when that
+   * one is of a lower priority than `waiter`: batch requests filling the queue under overload must not
+   * turn critical ones away. Returns the waiter pushed out (undefined: none), or false when `waiter` found no room.
+   */
+  add(waiter: Waiter): Waiter | undefined | false {
+    let pushedOut: Waiter | undefined;
+    if (this.waiters.length >= this.capacity) {
+      const last = this.lastServed();
+      if (last < 0 || rank(this.waiters[last]!) <= rank(waiter)) return false;
+      pushedOut = this.waiters.splice(last, 1)[0];
+    }
     this.waiters.push(waiter);
-    return true;
+    return pushedOut;
   }
 
   /** Takes `waiter` out (its wait timed out); false when it was no longer there. */
@@ -54,6 +64,15 @@ export class WaitQueue {
     return best < 0 ? undefined : this.waiters.splice(best, 1)[0];
   }
 
+  /** Where the waiter served last is: the lowest priority, and within it the last by `order`. */
+  private lastServed(): number {
+    let last = -1;
+    for (let i = 0; i < this.waiters.length; i++) {
+      if (last < 0 || !this.before(this.waiters[i]!, this.waiters[last]!)) last = i;
+    }
+    return last;
+  }
+
   /** Takes every waiter out. */
   drain(): Waiter[] {
     return this.waiters.splice(0);
@@ -61,8 +80,9 @@ export class WaitQueue {
 
   /** `a` (later in the queue than `b`) goes first: a higher priority, or the same one and LIFO. */
   private before(a: Waiter, b: Waiter): boolean {
-    const rankA = a.partition?.rank ?? 0;
-    const rankB = b.partition?.rank ?? 0;
-    return rankA !== rankB ? rankA < rankB : this.order === 'lifo';
+    return rank(a) !== rank(b) ? rank(a) < rank(b) : this.order === 'lifo';
   }
 }
+
+/** A waiter's priority: a lower rank is served first. */
+const rank = (waiter: Waiter): number => waiter.partition?.rank ?? 0;

@@ -283,6 +283,45 @@ describe('the queue', () => {
     expect(await batch).toMatchObject({ admitted: false, reason: 'timeout', partition: 'batch' });
   });
 
+  const prioritized = (maxSize: number) =>
+    createAdaptiveLimiter<string>({
+      clock: () => Date.now(),
+      limit: 10,
+      partitions: { critical: 0.8, batch: 0.2 },
+      partition: (name) => name,
+      queue: { maxWaitMs: 50, maxSize, order: 'lifo' },
+    });
+
+  it('lets a critical request at its share wait for the next slot instead of refusing it', async () => {
+    vi.useFakeTimers();
+    const limiter = prioritized(4);
+    // Batch borrowed the idle share, then critical traffic rose to its own share: the limit is full.
+    const batch = await Promise.all(Array.from({ length: 2 }, () => limiter.acquire('batch')));
+    await Promise.all(Array.from({ length: 8 }, () => limiter.acquire('critical')));
+    expect(limiter.tryAcquire('critical')).toMatchObject({ admitted: false, reason: 'limit' });
+    const critical = limiter.acquire('critical');
+    await vi.advanceTimersByTimeAsync(10);
+    slot(batch[0]!).success();
+    expect(await critical).toMatchObject({ admitted: true, partition: 'critical', waitedMs: 10 });
+  });
+
+  it('pushes the last batch waiter out of a full queue to make room for a critical one', async () => {
+    vi.useFakeTimers();
+    const limiter = prioritized(2);
+    await Promise.all(Array.from({ length: 2 }, () => limiter.acquire('batch')));
+    await Promise.all(Array.from({ length: 8 }, () => limiter.acquire('critical')));
+    const older = limiter.acquire('batch');
+    const newer = limiter.acquire('batch');
+    // LIFO serves the newer batch waiter first, so the older one is pushed out.
+    const critical = limiter.acquire('critical');
+    expect(await older).toMatchObject({ admitted: false, reason: 'queue-full', partition: 'batch' });
+    expect(limiter.snapshot().queued).toBe(2);
+    expect(await limiter.acquire('batch')).toMatchObject({ admitted: false, reason: 'queue-full' });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(await critical).toMatchObject({ admitted: false, reason: 'timeout', partition: 'critical' });
+    expect(await newer).toMatchObject({ admitted: false, reason: 'timeout', partition: 'batch' });
+  });
+
   it('refuses every waiter on close', async () => {
     const limiter = queued();
     for (let i = 0; i < 4; i++) await limiter.acquire();
