@@ -80,13 +80,13 @@ function splitAddressOptions<T extends object>(options: T): { address: HonoAddre
  */
 function setFields(c: Context, verdict: Exclude<HttpVerdict, { action: 'skip' }>): Fields {
   const earlier = fieldsSet.get(c);
-  const fields = earlier === undefined ? verdict.headers : mergeRateLimitHeaders(verdict.headers, (name) => valueOf(earlier, name));
+  const fields = earlier === undefined ? verdict.headers : mergeRateLimitHeaders(verdict.headers, (name) => fieldValue(earlier, name));
   fieldsSet.set(c, fields);
   for (let i = 0; i < fields.length; i++) c.header(fields[i]![0], fields[i]![1]);
   return fields;
 }
 
-function valueOf(fields: Fields, name: string): string | undefined {
+function fieldValue(fields: Fields, name: string): string | undefined {
   return fields.find((field) => field[0] === name)?.[1];
 }
 
