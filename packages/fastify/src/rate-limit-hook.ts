@@ -9,10 +9,8 @@ import {
   headerText,
   holdUnlessClosed,
   invalidOption,
-  type Limiter,
   mergeRateLimitHeaders,
   type RequestRateLimit,
-  type RuleSet,
   requestRateLimit,
   settleWhenDone,
 } from '@tollgate/core';
@@ -33,23 +31,9 @@ export type RequestHook = ((request: FastifyRequest, reply: FastifyReply, done: 
   readonly hook: RateLimitHookName;
 };
 
-export type RateLimitHook = RequestHook & {
-  /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
-  readonly limiter: Limiter;
-  /** The client named by what `key` returns, or by its address, starts afresh (e.g. after a solved captcha). */
-  readonly resetKey: HttpLimiter['resetKey'];
-};
+export type RateLimitHook = RequestHook & Pick<HttpLimiter, 'limiter' | 'resetKey'>;
 
-export type RuleSetRateLimitHook = RequestHook & {
-  /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
-  readonly rules: RuleSet;
-  /**
-   * Every rule and tier limiting a client known by its address, user id or headers, with its
-   * limiter and key: reset it everywhere with
-   * `for (const { limiter, key } of hook.identitiesOf({ ip, user })) await limiter.reset(key)`.
-   */
-  readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
-};
+export type RuleSetRateLimitHook = RequestHook & Pick<HttpRuleSetLimiter, 'rules' | 'identitiesOf'>;
 
 function requestInfo(request: FastifyRequest): HttpRequestInfo {
   const { url } = request.raw;

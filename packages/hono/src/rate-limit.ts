@@ -7,10 +7,8 @@ import {
   type HttpRuleSetOptions,
   type HttpVerdict,
   invalidOption,
-  type Limiter,
   mergeRateLimitHeaders,
   type RequestRateLimit,
-  type RuleSet,
   requestRateLimit,
 } from '@tollgate/core';
 import type { Context, MiddlewareHandler, Next } from 'hono';
@@ -32,23 +30,9 @@ declare module 'hono' {
 
 type Middleware = MiddlewareHandler<{ Variables: RateLimitVariables }>;
 
-export type RateLimitMiddleware = Middleware & {
-  /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
-  readonly limiter: Limiter;
-  /** hono-rate-limiter's store `resetKey`: the client named by what `key` returns, or by its address, starts afresh. */
-  readonly resetKey: HttpLimiter['resetKey'];
-};
+export type RateLimitMiddleware = Middleware & Pick<HttpLimiter, 'limiter' | 'resetKey'>;
 
-export type RuleSetRateLimitMiddleware = Middleware & {
-  /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
-  readonly rules: RuleSet;
-  /**
-   * Every rule and tier limiting a client known by its address, user id or headers, with its
-   * limiter and key: reset it everywhere with
-   * `for (const { limiter, key } of middleware.identitiesOf({ ip, user })) await limiter.reset(key)`.
-   */
-  readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
-};
+export type RuleSetRateLimitMiddleware = Middleware & Pick<HttpRuleSetLimiter, 'rules' | 'identitiesOf'>;
 
 type Fields = readonly (readonly [string, string])[];
 

@@ -7,7 +7,6 @@ import {
   type HttpRuleSetOptions,
   headerText,
   holdUnlessClosed,
-  type Limiter,
   mergeRateLimitHeaders,
   type RequestRateLimit,
   type RuleSet,
@@ -25,26 +24,9 @@ declare module 'koa' {
   }
 }
 
-export type RateLimitMiddleware = Middleware & {
-  /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
-  readonly limiter: Limiter;
-  /**
-   * express-rate-limit's `resetKey`: the client named by what `key` returns, or by its address,
-   * starts afresh (e.g. after a solved captcha).
-   */
-  readonly resetKey: HttpLimiter['resetKey'];
-};
+export type RateLimitMiddleware = Middleware & Pick<HttpLimiter, 'limiter' | 'resetKey'>;
 
-export type RuleSetRateLimitMiddleware = Middleware & {
-  /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
-  readonly rules: RuleSet;
-  /**
-   * Every rule and tier limiting a client known by its address, user id or headers, with its
-   * limiter and key (an address grouped as requests are): reset it everywhere with
-   * `for (const { limiter, key } of middleware.identitiesOf({ ip, user })) await limiter.reset(key)`.
-   */
-  readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
-};
+export type RuleSetRateLimitMiddleware = Middleware & Pick<HttpRuleSetLimiter, 'rules' | 'identitiesOf'>;
 
 function requestInfo(ctx: Context): HttpRequestInfo {
   const url = ctx.originalUrl;
