@@ -103,6 +103,18 @@ describe.each(FRAMEWORKS)('adaptiveConcurrency on %s', (_name, Fastify) => {
     await request(server).get('/ok').expect(200, 'ok');
   });
 
+  it('sends an error thrown by partition to the error handler, taking no slot', async () => {
+    const { server, limiter } = await appWith({
+      limit: 1,
+      partitions: { critical: 1 },
+      partition: () => {
+        throw new Error('no partition');
+      },
+    });
+    await request(server).get('/ok').expect(500);
+    expect(limiter.snapshot().inflight).toBe(0);
+  });
+
   it('lets a request wait in the queue for a slot', async () => {
     const { server, held } = await appWith({ limit: 1, queue: { maxWaitMs: 10_000 } });
     const first = request(server)

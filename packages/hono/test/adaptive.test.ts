@@ -77,6 +77,18 @@ describe('adaptiveConcurrency on Hono (@hono/node-server)', () => {
     expect(limiter.snapshot()).toMatchObject({ limit: 9, inflight: 0 });
   });
 
+  it('sends an error thrown by partition to onError, taking no slot', async () => {
+    const { server, limiter } = appWith({
+      limit: 1,
+      partitions: { critical: 1 },
+      partition: () => {
+        throw new Error('no partition');
+      },
+    });
+    await request(server).get('/ok').expect(500);
+    expect(limiter.snapshot().inflight).toBe(0);
+  });
+
   it('lets a request wait in the queue for a slot', async () => {
     const { server, held } = appWith({ limit: 1, queue: { maxWaitMs: 10_000 } });
     const first = request(server)
