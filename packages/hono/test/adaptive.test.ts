@@ -1,7 +1,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type AdaptiveConcurrencyOptions, adaptiveConcurrency } from '../src/index.js';
 
 /** A route that answers only once `release` is called: its requests hold their slots until then. */
@@ -85,7 +85,11 @@ describe('adaptiveConcurrency on Hono (@hono/node-server)', () => {
         throw new Error('no partition');
       },
     });
+    // Hono's default onError logs the error before answering 500.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     await request(server).get('/ok').expect(500);
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ message: 'no partition' }));
+    logged.mockRestore();
     expect(limiter.snapshot().inflight).toBe(0);
   });
 
