@@ -89,7 +89,7 @@ describe.each(FRAMEWORKS)('adaptiveConcurrency on %s', (_name, Fastify) => {
   });
 
   it('gives the slot back when the client goes away, leaving the limit as it was', async () => {
-    const { server, held, limiter } = await appWith({ limit: { algorithm: 'aimd', initialLimit: 1, minLimit: 1 } });
+    const { server, held, limiter } = await appWith({ limit: { algorithm: 'aimd', initialLimit: 2, minLimit: 1 } });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const aborted = httpRequest({ port, host: '127.0.0.1', path: '/held' });
@@ -99,7 +99,7 @@ describe.each(FRAMEWORKS)('adaptiveConcurrency on %s', (_name, Fastify) => {
     expect(limiter.snapshot().inflight).toBe(1);
     aborted.destroy();
     await held.closed[0];
-    expect(limiter.snapshot()).toMatchObject({ limit: 1, inflight: 0 });
+    expect(limiter.snapshot()).toMatchObject({ limit: 2, inflight: 0 });
     await request(server).get('/ok').expect(200, 'ok');
   });
 

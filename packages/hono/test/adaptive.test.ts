@@ -1,3 +1,5 @@
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import request from 'supertest';
@@ -91,6 +93,35 @@ describe('adaptiveConcurrency on Hono (@hono/node-server)', () => {
     expect(logged).toHaveBeenCalledWith(expect.objectContaining({ message: 'no partition' }));
     logged.mockRestore();
     expect(limiter.snapshot().inflight).toBe(0);
+  });
+
+  it('gives the slot back when the client goes away, leaving the limit as it was', async () => {
+    const middleware = adaptiveConcurrency({ limit: { algorithm: 'aimd', initialLimit: 2, minLimit: 1 } });
+    const held = heldRoute();
+    let closed: Promise<void> = Promise.resolve();
+    const app = new Hono<{ Bindings: { outgoing: ServerResponse } }>();
+    app.use(middleware);
+    app.get('/held', async (c) => {
+      // Listening after the middleware did: once this runs, the slot was given back.
+      closed = new Promise<void>((resolve) => c.env.outgoing.once('close', resolve));
+      await held.answer();
+      return c.text('done');
+    });
+    const server = createServer(getRequestListener(app.fetch));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const aborted = httpRequest({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/held' });
+      aborted.on('error', () => {});
+      aborted.end();
+      await held.reached();
+      expect(middleware.limiter.snapshot().inflight).toBe(1);
+      aborted.destroy();
+      await closed;
+      expect(middleware.limiter.snapshot()).toMatchObject({ limit: 2, inflight: 0 });
+    } finally {
+      held.release();
+      server.close();
+    }
   });
 
   it('lets a request wait in the queue for a slot', async () => {
