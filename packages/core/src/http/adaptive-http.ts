@@ -61,7 +61,7 @@ export function defaultOutcome(statusCode: number | undefined): RequestOutcome {
 
 const PROCEED_UNCOUNTED: HttpAdaptiveVerdict = { action: 'proceed', settle: () => {} };
 
-/** What the Express, Koa and Nest adaptive middleware share: options checked once, a verdict per request. */
+/** What the Express, Koa, Nest, Fastify and Hono adaptive middleware share: options checked once, a verdict per request. */
 export function createHttpAdaptiveLimiter<Req>(options: HttpAdaptiveOptions<Req>): HttpAdaptiveLimiter<Req> {
   if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be an object', options);
   refuseUnknownFields(options, HTTP_ADAPTIVE_FIELDS);
