@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BackendContext } from './backends.js';
+import { EVENTUALLY } from './eventually.js';
 import {
   type ContractApp,
   type ContractFramework,
@@ -43,17 +44,17 @@ function gate() {
 async function hangUp(server: Server, path: string, ready: () => boolean): Promise<void> {
   const client = get({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path });
   client.on('error', () => {});
-  await vi.waitFor(() => expect(ready()).toBe(true));
+  await vi.waitFor(() => expect(ready()).toBe(true), EVENTUALLY);
   client.destroy();
 }
 
 /** Resolves once a request of the rule would be admitted again (its lease was released). */
 const slotFree = (limit: { limiter: ContractLimiter }) =>
-  vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).allowed).toBe(true));
+  vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).allowed).toBe(true), EVENTUALLY);
 
 /** Resolves once nothing of the 2-unit window is spent (a refund landed): a peek leaves 1 after itself. */
 const nothingSpent = (limit: { limiter: ContractLimiter }) =>
-  vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).remaining).toBe(1));
+  vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).remaining).toBe(1), EVENTUALLY);
 
 export function inFlightCases<Limit extends { limiter: ContractLimiter }, Store>(
   adapter: HttpAdapter<Limit, Store>,
@@ -98,7 +99,7 @@ function concurrencyCases<Limit extends { limiter: ContractLimiter }>({ rateLimi
     const first = request(server)
       .get('/slow')
       .then((res) => res);
-    await vi.waitFor(() => expect(slow.entered()).toBe(1));
+    await vi.waitFor(() => expect(slow.entered()).toBe(1), EVENTUALLY);
     const second = await request(server).get('/slow').expect(429);
     // A slot frees when a request ends, which nothing foresees: 1 second, never the lease TTL (60).
     expect(second.headers['retry-after']).toBe('1');
@@ -233,7 +234,7 @@ function shapingCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, s
     await limit.limiter.consume(IDENTITY); // takes the slot leaving now
     await hangUp(server, '/', () => held === 1); // this one was given the slot 500 ms ahead
     // The aborted request's slot is given back: the next one gets the same 500 ms, not 1000.
-    await vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).delayMs).toBe(500));
+    await vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).delayMs).toBe(500), EVENTUALLY);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(handler).not.toHaveBeenCalled();
   });

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { RuleFile } from '../rule-file.js';
 import type { BackendContext } from './backends.js';
+import { EVENTUALLY } from './eventually.js';
 import { structured } from './structured.js';
 import {
   type ContractFramework,
@@ -167,18 +168,18 @@ function lifecycleCases(fixture: RuleFileFixture): void {
       const first = request(server)
         .get('/export')
         .then((res) => res);
-      await vi.waitFor(() => expect(fixture.release).toBeTypeOf('function'));
+      await vi.waitFor(() => expect(fixture.release).toBeTypeOf('function'), EVENTUALLY);
       const busy = await request(server).get('/export').expect(429);
       expect(structured(busy.headers.ratelimit)).toEqual([['export', { r: 0 }]]);
       fixture.release!();
       expect((await first).status).toBe(200);
       const exportRule = rules.match({ method: 'GET', path: '/export', ip: '127.0.0.1', headers: {} })!;
-      await vi.waitFor(async () => expect((await exportRule.limiter.peek(exportRule.key)).allowed).toBe(true));
+      await vi.waitFor(async () => expect((await exportRule.limiter.peek(exportRule.key)).allowed).toBe(true), EVENTUALLY);
       // /flaky allows one request an hour, but its 500s are refunded.
       for (let i = 0; i < 4; i++) {
         await request(server).get('/flaky').expect(500);
         const flaky = rules.match({ method: 'GET', path: '/flaky', ip: '127.0.0.1', headers: {} })!;
-        await vi.waitFor(async () => expect((await flaky.limiter.peek(flaky.key)).allowed).toBe(true));
+        await vi.waitFor(async () => expect((await flaky.limiter.peek(flaky.key)).allowed).toBe(true), EVENTUALLY);
       }
     } finally {
       server.close();
