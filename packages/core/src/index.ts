@@ -1,6 +1,6 @@
 export type { AlgorithmName } from './algorithms/registry.js';
 export { ALGORITHMS } from './algorithms/registry.js';
-export type { Algorithm, Outcome, Policy, StepResult } from './algorithms/types.js';
+export type { Algorithm, Charge, Outcome, Policy, StepResult } from './algorithms/types.js';
 export type { ConcurrencyLimiter, CreateConcurrencyLimiterOptions } from './concurrency-limiter.js';
 export { createConcurrencyLimiter } from './concurrency-limiter.js';
 export type { Decision, DecisionSource, Lease, LimitDecision, ShadowVerdict } from './decision.js';
@@ -62,6 +62,7 @@ export type {
   FallbackShare,
   Limiter,
   LimiterOptions,
+  RefundOptions,
   StoreErrorPolicy,
   StoreFailureMode,
 } from './limiter-types.js';

@@ -1,5 +1,6 @@
+import type { Charge } from './algorithms/types.js';
 import type { Decision } from './decision.js';
-import { describeValue, TollgateError } from './errors.js';
+import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { assertIdentity } from './keys.js';
 import { LimiterCalls } from './limiter-calls.js';
 import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './limiter-config.js';
@@ -54,8 +55,16 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     peek: (key) => calls.run('peek', key, 1),
     reset: (key) => calls.run('reset', key, 1),
     refund(key, options) {
-      const cost = options?.cost ?? 1;
-      return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
+      const charge = options?.charge;
+      if (charge === undefined) {
+        const cost = options?.cost ?? 1;
+        return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
+      }
+      if (!isChargeHolder(charge)) return Promise.reject(invalidOption('charge', 'must be a decision returned by consume', charge));
+      // Nothing was charged: what is left is what a peek reports.
+      if (charge.charge === undefined) return calls.run('peek', key, 1);
+      const cost = options?.cost ?? charge.charge.cost;
+      return isCost(cost) ? calls.refund(key, cost, charge.charge) : invalidCost(cost);
     },
     wait(key, waitOptions) {
       // Waiters line up per key as stored, the key leases name.
@@ -102,6 +111,15 @@ function storedKey({ keyOf }: LimiterConfig, key: string): string {
 function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {
   if (typeof answer === 'string') return answer;
   return 'limiter' in answer ? answer.limiter : createLimiter(answer.build);
+}
+
+function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {
+  if (typeof value !== 'object' || value === null) return false;
+  const { charge } = value as { charge?: Partial<Charge> | undefined };
+  if (charge === undefined) return true;
+  return (
+    typeof charge === 'object' && charge !== null && Number.isFinite(charge.atMs) && isCost(charge.cost) && typeof charge.token === 'string'
+  );
 }
 
 function isCost(cost: unknown): cost is number {
