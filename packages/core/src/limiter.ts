@@ -55,16 +55,9 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     peek: (key) => calls.run('peek', key, 1),
     reset: (key) => calls.run('reset', key, 1),
     refund(key, options) {
-      const charge = options?.charge;
-      if (charge === undefined) {
-        const cost = options?.cost ?? 1;
-        return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
-      }
-      if (!isChargeHolder(charge)) return Promise.reject(invalidOption('charge', 'must be a decision returned by consume', charge));
-      // Nothing was charged: what is left is what a peek reports.
-      if (charge.charge === undefined) return calls.run('peek', key, 1);
-      const cost = options?.cost ?? charge.charge.cost;
-      return isCost(cost) ? calls.refund(key, cost, charge.charge) : invalidCost(cost);
+      if (options?.charge !== undefined) return refundCharge(calls, key, options.charge, options.cost);
+      const cost = options?.cost ?? 1;
+      return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
     },
     wait(key, waitOptions) {
       // Waiters line up per key as stored, the key leases name.
@@ -111,6 +104,23 @@ function storedKey({ keyOf }: LimiterConfig, key: string): string {
 function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {
   if (typeof answer === 'string') return answer;
   return 'limiter' in answer ? answer.limiter : createLimiter(answer.build);
+}
+
+/**
+ * A refund of what `holder` (a consume's decision) charged, `cost` of it (default all). The charge
+ * is spent as the refund is sent, so a second refund of the decision never gives back twice.
+ */
+function refundCharge(calls: LimiterCalls, key: string, holder: unknown, cost: unknown): Promise<Decision> {
+  if (!isChargeHolder(holder)) return Promise.reject(invalidOption('charge', 'must be a decision returned by consume', holder));
+  const charged = holder.charge;
+  // Nothing was charged, or it was all given back: what is left is what a peek reports.
+  if (charged === undefined) return calls.run('peek', key, 1);
+  const units = cost ?? charged.cost;
+  if (!isCost(units)) return invalidCost(units);
+  const rest = charged.cost - units;
+  if (rest > 0) holder.charge = { ...charged, cost: rest };
+  else delete holder.charge;
+  return calls.refund(key, Math.min(units, charged.cost), charged);
 }
 
 function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {

@@ -106,6 +106,18 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
     expect(await limiter.refund('user-1', { charge: again!, cost: 5 })).toMatchObject({ remaining: 3 });
   });
 
+  it('a charge is given back once: the refund spends it, in part or whole', async () => {
+    const { limiter, burst } = setup({ algorithm: 'sliding-window-log', limit: 5, window: '1s' });
+    const [charged] = await burst(1, 3);
+    await burst(1);
+    expect(await limiter.refund('user-1', { charge: charged!, cost: 1 })).toMatchObject({ remaining: 1 });
+    expect(charged!.charge).toMatchObject({ cost: 2 });
+    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 3 });
+    expect(charged!.charge).toBeUndefined();
+    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 3 });
+    expect(allowedFlags(await burst(5))).toEqual([true, true, true, true, false]);
+  });
+
   it('a multi-limit rule gives back to each limit what the charge holds there', async () => {
     const { limiter, burst, advance } = setup({
       limits: [
