@@ -25,8 +25,8 @@ export function chargeIndex(steps: readonly TraceStep[], decisions: readonly Dec
 
 /**
  * Plays one trace on one store under a virtual clock starting at `startMs`; each trace
- * gets its own key prefix so traces never share state. A charge's token is unique to its store's
- * run: it reads as 'token' (or '' when the rule needs none), so runs on two stores compare.
+ * gets its own key prefix so traces never share state. Charges are `comparable`, so runs on two
+ * stores compare.
  */
 export async function playTrace(store: Store, rule: RuleSpec, steps: readonly TraceStep[], startMs: number): Promise<Decision[]> {
   let now = startMs;
@@ -58,7 +58,8 @@ function playStep(limiter: Limiter, step: TraceStep, charged: number | undefined
   }
 }
 
-function comparable(decision: Decision): Decision {
+/** The decision with its charge's token (unique to one store's run) read as 'token', or '' when the rule needs none. */
+export function comparable<D extends Pick<Decision, 'charge'>>(decision: D): D {
   const { charge } = decision;
   return charge === undefined ? decision : { ...decision, charge: { ...charge, token: charge.token === '' ? '' : 'token' } };
 }
