@@ -28,6 +28,7 @@ export default defineConfig({
       '@tollgate/nestjs': source('./packages/nestjs/src/index.ts'),
       '@tollgate/express': source('./packages/express/src/index.ts'),
       '@tollgate/koa': source('./packages/koa/src/index.ts'),
+      '@tollgate/hono': source('./packages/hono/src/index.ts'),
       '@tollgate/prometheus': source('./packages/prometheus/src/index.ts'),
       '@tollgate/server': source('./packages/server/src/index.ts'),
     },

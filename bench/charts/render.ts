@@ -5,6 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import { type AdaptiveResults, adaptiveRampChart } from '../adaptive/chart.js';
+import { type AdaptiveHttpResults, adaptiveHttpChart } from '../adaptive/http/chart.js';
 import { readResults } from '../results.js';
 import { decisionsChart, httpChart, redisCostChart, redisMainChart } from './specs.js';
 
@@ -25,3 +27,5 @@ await render('redis-cost', redisCostChart(readResults('redis-cost')));
 await render('redis-cost-vs-main', redisMainChart(readResults('redis-cost'), readResults('redis-cost.main')));
 await render('decisions-in-flight', decisionsChart(readResults('decisions')));
 await render('http-instructions', httpChart(readResults('http-instructions')));
+await render('adaptive-ramp', adaptiveRampChart(readResults<AdaptiveResults>('adaptive')));
+await render('adaptive-http-ramp', adaptiveHttpChart(readResults<AdaptiveHttpResults>('adaptive-http')));

@@ -4,8 +4,9 @@
 // settle only after several thousand), then instrumentation is switched on and zeroed, and
 // WINDOWS windows of WINDOW requests are each dumped with `callgrind_control -d`; the first window
 // is dropped and the instructions per request are the mean of the rest. Redis variants count the
-// Node side only. Writes results/http-instructions.json.
-// Usage: pnpm bench:http-instructions   (BENCH_VARIANTS="no limiter,tollgate memory" to pick)
+// Node side only. Writes results/http-instructions.json (Hono: results/hono-http-instructions.json).
+// Usage: pnpm bench:http-instructions   (BENCH_VARIANTS="no limiter,tollgate memory" to pick;
+// BENCH_FRAMEWORK=hono for the Hono server and its variants: pnpm bench:hono-instructions)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,18 +16,20 @@ import { startRedis } from '@tollgate/testing';
 import autocannon from 'autocannon';
 import { callgrindArgs, control, lastDumpInstructions } from '../callgrind.js';
 import { machine, writeResults } from '../results.js';
-import { VARIANTS } from './variants.js';
+import { FRAMEWORKS, type Framework } from './frameworks.js';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 4_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 4);
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
-const picked = process.env.BENCH_VARIANTS?.split(',') ?? [...VARIANTS];
+const framework = FRAMEWORKS[(process.env.BENCH_FRAMEWORK ?? 'express') as Framework];
+if (framework === undefined) throw new Error(`BENCH_FRAMEWORK is one of ${Object.keys(FRAMEWORKS).join(', ')}`);
+const picked = process.env.BENCH_VARIANTS?.split(',') ?? [...framework.variants];
 
 /** Starts the server under callgrind and resolves with its port once it listens. */
 function startServer(variant: string, redisUrl: string, outDir: string): Promise<{ child: ChildProcess; port: number }> {
   const args = callgrindArgs(outDir);
-  const child = spawn('valgrind', [...args, process.execPath, '--import', 'tsx', 'http/server.ts', variant, redisUrl], {
+  const child = spawn('valgrind', [...args, process.execPath, '--import', 'tsx', framework.server, variant, redisUrl], {
     cwd: benchDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -75,21 +78,22 @@ async function measure(variant: string, redisUrl: string): Promise<number> {
 const redis = await startRedis();
 const rows: { variant: string; instructionsPerRequest: number }[] = [];
 try {
-  for (const variant of VARIANTS.filter((v) => picked.includes(v))) {
+  for (const variant of framework.variants.filter((v) => picked.includes(v))) {
     rows.push({ variant, instructionsPerRequest: await measure(variant, redis.url) });
     // Kept after every variant: a long run interrupted still leaves what it measured.
-    writeResults('http-instructions', { machine: machine(), warmup: WARMUP, window: WINDOW, windows: WINDOWS, rows });
+    writeResults(framework.results, { machine: machine(), warmup: WARMUP, window: WINDOW, windows: WINDOWS, rows });
   }
 } finally {
   await redis.close();
 }
-const baseline = rows.find((row) => row.variant === 'no limiter')?.instructionsPerRequest;
+const baselineVariant = framework.variants[0]!;
+const baseline = rows.find((row) => row.variant === baselineVariant)?.instructionsPerRequest;
 console.log(
-  `\nExpress 5 hello world, instructions per request (callgrind; ${WARMUP} warm-up requests, windows of ${WINDOW}, first dropped)\n`,
+  `\n${framework.title}, instructions per request (callgrind; ${WARMUP} warm-up requests, windows of ${WINDOW}, first dropped)\n`,
 );
-console.log('| variant | instructions per request | vs no limiter |');
+console.log(`| variant | instructions per request | vs ${baselineVariant} |`);
 console.log('| --- | ---: | ---: |');
 for (const { variant, instructionsPerRequest } of rows) {
   const over = baseline ? `${((instructionsPerRequest / baseline - 1) * 100).toFixed(1)} %` : '';
-  console.log(`| ${variant} | ${Math.round(instructionsPerRequest / 1000)}k | ${variant === 'no limiter' ? '' : `+${over}`} |`);
+  console.log(`| ${variant} | ${Math.round(instructionsPerRequest / 1000)}k | ${variant === baselineVariant ? '' : `+${over}`} |`);
 }

@@ -1,10 +1,10 @@
 // Decisions per second of a MemoryStore flooded with unique identities: while it fills, and
 // once it is full and every new identity evicts the longest-held one.
-// Usage: pnpm --filter @tollgate/bench bench:memory-eviction [--max-keys=200000]
+// Usage: pnpm --filter @tollgate/bench bench:memory-eviction [--max-keys=1000000] (the store's default)
 import { createLimiter, MemoryStore } from '@tollgate/core';
 import { printTable, type Row } from './measure.js';
 
-const maxKeys = Number(process.argv.find((a) => a.startsWith('--max-keys='))?.split('=')[1] ?? 200_000);
+const maxKeys = Number(process.argv.find((a) => a.startsWith('--max-keys='))?.split('=')[1] ?? 1_000_000);
 /** Rates are also taken per slice, so a sawtooth shows up as a low worst slice. */
 const SLICES = 20;
 

@@ -149,3 +149,62 @@ CONSUMERS.push({
   },
   redis: true,
 });
+
+// Fastify: the plugin in ESM TypeScript (strict) and in CommonJS, on the oldest and newest major of its peer range.
+const FASTIFY = { oldest: { fastify: '^4.29.0' }, newest: { fastify: '^5.0.0' } };
+for (const age of ['oldest', 'newest'] as const) {
+  CONSUMERS.push(
+    {
+      kind: 'app',
+      name: `ESM TypeScript, Fastify (${age}: fastify ${FASTIFY[age].fastify})`,
+      fixture: 'fastify-ts',
+      type: 'module',
+      tollgate: ['@tollgate/core', '@tollgate/fastify'],
+      dependencies: { ...FASTIFY[age], ...NODE_TYPES },
+      compile: true,
+      entry: 'dist/main.js',
+      servers: ['fastify'],
+    },
+    {
+      kind: 'app',
+      name: `CommonJS JavaScript, Fastify (${age}: fastify ${FASTIFY[age].fastify})`,
+      fixture: 'fastify-cjs',
+      type: 'commonjs',
+      tollgate: ['@tollgate/core', '@tollgate/fastify'],
+      dependencies: { ...FASTIFY[age] },
+      compile: false,
+      entry: 'src/main.js',
+      servers: ['fastify'],
+    },
+  );
+}
+
+// Hono on @hono/node-server: the oldest minors the peer ranges accept, and the newest.
+const HONO = { oldest: { hono: '~4.6.0', '@hono/node-server': '~1.12.0' }, newest: { hono: '^4.0.0', '@hono/node-server': '^1.0.0' } };
+for (const age of ['oldest', 'newest'] as const) {
+  const versions = `hono ${HONO[age].hono}, @hono/node-server ${HONO[age]['@hono/node-server']}`;
+  CONSUMERS.push(
+    {
+      kind: 'app',
+      name: `ESM TypeScript, Hono (${age}: ${versions})`,
+      fixture: 'hono-ts',
+      type: 'module',
+      tollgate: ['@tollgate/core', '@tollgate/hono'],
+      dependencies: { ...HONO[age], ...NODE_TYPES },
+      compile: true,
+      entry: 'dist/main.js',
+      servers: ['hono'],
+    },
+    {
+      kind: 'app',
+      name: `CommonJS JavaScript, Hono (${age}: ${versions})`,
+      fixture: 'hono-cjs',
+      type: 'commonjs',
+      tollgate: ['@tollgate/core', '@tollgate/hono'],
+      dependencies: { ...HONO[age] },
+      compile: false,
+      entry: 'src/main.js',
+      servers: ['hono'],
+    },
+  );
+}

@@ -35,6 +35,7 @@ async function fileOf(tarball: string, path: string): Promise<string> {
   return (await run('tar', ['-xzOf', tarball, `package/${path}`], { maxBuffer: 16 * 1024 * 1024 })).stdout;
 }
 
+const ROOT_MANIFEST = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
 const packageNames = publicPackageDirs().map((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name as string);
 
 describe('the tarballs a publish would upload (pnpm pack)', () => {
@@ -68,6 +69,14 @@ describe('the tarballs a publish would upload (pnpm pack)', () => {
       const ranges = { ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies };
       for (const [dependency, range] of Object.entries(ranges)) expect(`${dependency}@${range}`).not.toContain('workspace:');
       expect(Object.keys(ranges)).not.toContain('@tollgate/testing');
+    });
+
+    it("states the Node range the repository's engines field holds, and how to install the package before it is on the registry", async () => {
+      const manifest = JSON.parse(await fileOf(tarball(), 'package.json'));
+      const readme = await fileOf(tarball(), 'README.md');
+      expect(manifest.engines).toEqual(ROOT_MANIFEST.engines);
+      expect(readme).toContain(`Node ${ROOT_MANIFEST.engines.node.replace('>=', '')} or later (tested on Node 20, 22 and 24)`);
+      expect(readme).toContain(`/tmp/tollgate/tollgate-${basename(name)}-*.tgz`);
     });
   });
 });

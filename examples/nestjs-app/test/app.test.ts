@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { type RedisTarget, startRedis } from '@tollgate/testing';
+import { asCurlShows, headersAsShown, markdownSample, type RedisTarget, startRedis } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { type Item, parseList } from 'structured-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/create-app.js';
+
+const README = new URL('../README.md', import.meta.url);
 
 let redis: RedisTarget;
 beforeAll(async () => {
@@ -41,13 +43,20 @@ describe.each(['memory', 'redis'] as const)('the example app with limits in %s',
     expect(await first.json()).toEqual({ hello: 'world' });
     expect(policies(first.headers.get('ratelimit-policy'))).toEqual({ default: { q: 5, w: 60 } });
     expect(policies(first.headers.get('ratelimit')).default).toMatchObject({ r: 4 });
-    expect(await statuses('/public/hello', 4)).toEqual([200, 200, 200, 200]);
+    const next = await statuses('/public/hello', 4);
+    expect(next).toEqual([200, 200, 200, 200]);
     const rejected = await call('/public/hello');
     expect(rejected.status).toBe(429);
     expect(policies(rejected.headers.get('ratelimit')).default).toMatchObject({ r: 0 });
     expect(Number(rejected.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(rejected.headers.get('retry-after'))).toBeLessThanOrEqual(12);
     expect(rejected.headers.get('cache-control')).toBe('no-store');
+    // The README's sample: those six, then its `curl -si`.
+    const [, seen, , ...curl] = markdownSample(README, 'public-hello');
+    expect([first.status, ...next, rejected.status].join(' ')).toBe(seen?.trim());
+    const again = await call('/public/hello');
+    const { status, statusText, headers } = again;
+    expect(asCurlShows(curl, { status, statusText, headers, body: await again.text() })).toEqual(curl);
   });
 
   it('GET /health is never limited', async () => {
@@ -55,11 +64,16 @@ describe.each(['memory', 'redis'] as const)('the example app with limits in %s',
   });
 
   it('GET /api/reports: 401 without a key, 5 per minute on the free tier, 20 for VIPs', async () => {
-    expect((await call('/api/reports')).status).toBe(401);
+    const [, noKey, , freeStatuses, , ...vipFields] = markdownSample(README, 'api-reports');
+    expect(String((await call('/api/reports')).status)).toBe(noKey);
     const free = { headers: { 'x-api-key': 'demo-free-key' } };
-    expect(await statuses('/api/reports', 6, free)).toEqual([200, 200, 200, 200, 200, 429]);
+    const freeSeen = await statuses('/api/reports', 6, free);
+    expect(freeSeen).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(freeSeen.join(' ')).toBe(freeStatuses?.trim());
     const vip = { headers: { 'x-api-key': 'demo-vip-key' } };
-    const vipStatuses = await statuses('/api/reports', 21, vip);
+    const firstVip = await call('/api/reports', vip);
+    expect(headersAsShown(vipFields, firstVip.headers)).toEqual(vipFields);
+    const vipStatuses = [firstVip.status, ...(await statuses('/api/reports', 20, vip))];
     expect(vipStatuses.slice(0, 20)).toEqual(Array(20).fill(200));
     expect(vipStatuses[20]).toBe(429);
     const rejected = await call('/api/reports', vip);
@@ -73,20 +87,32 @@ describe.each(['memory', 'redis'] as const)('the example app with limits in %s',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'demo', password }),
       });
-    const seen = [];
-    for (let i = 0; i < 3; i++) seen.push((await attempt('guess')).status);
-    expect(seen).toEqual([401, 401, 401]);
+    // The README's loop: three wrong passwords, then the right one; each line the body and the status.
+    const shown = [];
+    for (const password of ['a', 'b', 'c']) {
+      const wrong = await attempt(password);
+      expect(wrong.status).toBe(401);
+      shown.push(`${await wrong.text()} ${wrong.status}`);
+    }
     const rejected = await attempt('demo-password');
     expect(rejected.status).toBe(429);
     expect(rejected.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await rejected.json()).toEqual({ error: 'too many login attempts, try again later' });
+    const body = await rejected.text();
+    expect(JSON.parse(body)).toEqual({ error: 'too many login attempts, try again later' });
+    shown.push(`${body} ${rejected.status}`);
+    expect(shown).toEqual(markdownSample(README, 'login').slice(2));
     expect(policies(rejected.headers.get('ratelimit-policy'))).toEqual({ login: { q: 3, w: 900 } });
   });
 
   it('GET /search: bursts of 3 and 30 per hour, both advertised', async () => {
+    const [, seen, , ...fields] = markdownSample(README, 'search');
     expect(await statuses('/search?q=tollgate', 3)).toEqual([200, 200, 200]);
     const rejected = await call('/search?q=tollgate');
     expect(rejected.status).toBe(429);
+    expect(`200 200 200 ${rejected.status}`).toBe(seen?.trim());
+    // The README's `curl -si` after its four requests.
+    const again = await call('/search?q=tollgate');
+    expect(headersAsShown(fields, again.headers)).toEqual(fields);
     expect(policies(rejected.headers.get('ratelimit-policy'))).toEqual({ burst: { q: 3, w: 3 }, hourly: { q: 30, w: 3600 } });
     expect(policies(rejected.headers.get('ratelimit')).burst).toMatchObject({ r: 0 });
     expect(rejected.headers.get('retry-after')).toBe('1');

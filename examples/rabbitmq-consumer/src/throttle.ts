@@ -1,4 +1,4 @@
-import { createLimiter, type Limiter, type Store } from '@tollgate/core';
+import { createLimiter, type Limiter, type Store, waitAll } from '@tollgate/core';
 
 export interface ThrottleConfig {
   /** Messages per second the whole queue may be processed at, over every consumer process. */
@@ -10,23 +10,17 @@ export interface ThrottleConfig {
 }
 
 /**
- * Waits until a message of `tenant` may be processed: first its tenant's turn, then the queue's.
- * Both limits live in `store` (a RedisStore), so every consumer process shares them; `wait`
- * reserves each slot in one Redis call, no polling.
+ * Waits until a message of `tenant` may be processed: its tenant's limit and the queue's both
+ * admit it at the same moment, and both are taken at once (`waitAll`, one Redis script call), so
+ * each rate holds when the work starts. Both limits live in `store` (a RedisStore), so every
+ * consumer process shares them. (Waiting for the tenant's turn, then the queue's, would not do:
+ * while the queue's backlog drains, a tenant's slots pile up and its messages start in a bunch.)
  */
 export function createThrottle(store: Store, prefix: string, config: ThrottleConfig): (tenant: string) => Promise<void> {
-  // 'closed': while Redis is unreachable, messages wait (and stay in the queue) instead of flooding the database.
+  // waitAll starts no message it could not count: while Redis is unreachable it tries again every
+  // second, so messages wait (and stay in the queue) instead of flooding the database.
   const limiter = (perSecond: number, name: string): Limiter =>
-    createLimiter({
-      qps: perSecond,
-      burst: 1,
-      store,
-      prefix: `${prefix}:${name}`,
-      onStoreError: 'closed',
-      // A consumer can give Redis longer than an HTTP request could (default 100 ms).
-      timeout: 1000,
-      events: { storeError: ({ key, reason, error }) => console.error(`limits of ${key}: store ${reason}: ${error.message}`) },
-    });
+    createLimiter({ qps: perSecond, burst: 1, store, prefix: `${prefix}:${name}` });
   const queue = limiter(config.globalPerSecond, 'queue');
   const byRate = new Map<number, Limiter>();
   const tenantLimiter = (tenant: string): Limiter => {
@@ -39,7 +33,9 @@ export function createThrottle(store: Store, prefix: string, config: ThrottleCon
     return found;
   };
   return async (tenant) => {
-    await tenantLimiter(tenant).wait(tenant);
-    await queue.wait('all');
+    await waitAll([
+      { limiter: tenantLimiter(tenant), key: tenant },
+      { limiter: queue, key: 'all' },
+    ]);
   };
 }

@@ -101,7 +101,9 @@ describe('three consumer processes on one RabbitMQ queue, limits shared through 
       expect(new Set(effects).size).toBe(TOTAL);
       // The crash left unacked messages behind: they were delivered again, to the others.
       expect(deliveries.some((n) => n > 1)).toBe(true);
-      expect(records.filter((r) => r.consumer === 'crashing').length).toBe(4);
+      // It exits when its fourth job is done; jobs it holds at once (prefetch) run concurrently, and
+      // one whose commit reached Redis before the exit ran counts too (its redelivery is then a no-op).
+      expect(records.filter((r) => r.consumer === 'crashing').length).toBeGreaterThanOrEqual(4);
       expect(new Set(records.map((r) => r.consumer))).toEqual(new Set(['c1', 'c2', 'crashing']));
 
       const times = records.map((r) => r.at);

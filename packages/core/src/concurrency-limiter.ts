@@ -4,7 +4,7 @@ import { createLimiter } from './limiter.js';
 import type { LimiterOptions } from './limiter-types.js';
 import type { ConcurrencySpec } from './spec.js';
 import type { BoundLimit } from './stores/store.js';
-import type { WaitOptions } from './wait/wait.js';
+import type { WaitOptions } from './wait/wait-options.js';
 
 export type CreateConcurrencyLimiterOptions = Omit<ConcurrencySpec, 'algorithm'> & LimiterOptions;
 

@@ -1,3 +1,29 @@
+export type {
+  AdaptiveEventMap,
+  AdaptiveEventName,
+  AdaptiveLimitEvent,
+  AdaptiveListener,
+  AdaptiveListeners,
+  AdaptiveRejectedEvent,
+  AdaptiveRejectReason,
+  AdaptiveSampleEvent,
+} from './adaptive/adaptive-events.js';
+export type {
+  AdaptiveAdmission,
+  AdaptiveLimiter,
+  AdaptiveRejection,
+  AdaptiveSlot,
+  AdaptiveSnapshot,
+} from './adaptive/adaptive-limiter.js';
+export { createAdaptiveLimiter } from './adaptive/adaptive-limiter.js';
+export type { AdaptiveLimiterOptions, AdaptiveQueueOptions } from './adaptive/adaptive-options.js';
+export type { AimdOptions } from './adaptive/limits/aimd.js';
+export type { Gradient2Options } from './adaptive/limits/gradient2.js';
+export type { AdaptiveLimitOption } from './adaptive/limits/parse-limit.js';
+export type { LimitEstimates, LimitSample, OfLimit } from './adaptive/limits/sample.js';
+export type { VegasOptions } from './adaptive/limits/vegas.js';
+export type { EventLoopDelayOptions } from './adaptive/loop-delay.js';
+export type { QueueOrder } from './adaptive/wait-queue.js';
 export type { AlgorithmName } from './algorithms/registry.js';
 export { ALGORITHMS } from './algorithms/registry.js';
 export type { Algorithm, Charge, Outcome, Policy, StepResult } from './algorithms/types.js';
@@ -23,6 +49,9 @@ export type {
 export type {
   DraftVersion,
   HeaderStyle,
+  HttpAdaptiveLimiter,
+  HttpAdaptiveOptions,
+  HttpAdaptiveVerdict,
   HttpBehaviourOptions,
   HttpLimiter,
   HttpRateLimitOptions,
@@ -35,12 +64,16 @@ export type {
   HttpVerdict,
   LimitFunction,
   PerRequest,
+  RequestOutcome,
   RequestRateLimit,
   ResponseType,
   WindowMsRule,
 } from './http/index.js';
 export {
+  BEHAVIOUR_FIELDS,
+  createHttpAdaptiveLimiter,
   createHttpLimiter,
+  defaultOutcome,
   FIELD,
   headerText,
   holdUnlessClosed,
@@ -49,13 +82,17 @@ export {
   normaliseIp,
   policyHeader,
   rateLimitHeader,
+  rateLimitMemberNames,
   requestRateLimit,
   retryAfterSeconds,
   settleWhenDone,
+  UNTRUSTED_PROXY_WARNING,
+  withoutRateLimitMembers,
 } from './http/index.js';
 export { encodeIdentity, MAX_IDENTITY_LENGTH } from './keys.js';
 export type { LimitValues } from './limit-values.js';
 export { createLimiter } from './limiter.js';
+export { LIMITER_FIELDS } from './limiter-config.js';
 export type {
   ConsumeOptions,
   CreateLimiterOptions,
@@ -100,4 +137,6 @@ export { MemoryStore } from './stores/memory-store.js';
 export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
-export type { WaitOptions } from './wait/wait.js';
+export type { WaitOptions } from './wait/wait-options.js';
+export type { WaitAllEntry } from './wait-all.js';
+export { waitAll } from './wait-all.js';

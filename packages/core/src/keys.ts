@@ -8,7 +8,9 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const UNSAFE_ALL = /[{}%#]|[\uD800-\uDFFF]/gu;
 /** Never part of UTF-8: marks the digest input of an identity that is not well-formed UTF-16. */
 const NOT_UTF8 = Buffer.from([0xff]);
-const PREFIX_PATTERN = /^[^{}\s]{1,128}$/;
+/** No spaces; braces only around one non-empty hash tag (`{jobs}:tenant`). */
+const PREFIX_PATTERN = /^[^{}\s]*(?:\{[^{}\s]+\}[^{}\s]*)?$/;
+const PREFIX_MAX_LENGTH = 128;
 
 /**
  * Makes an identity safe inside a Redis hash tag, and the same key in every store: braces
@@ -48,10 +50,10 @@ export function assertIdentity(identity: unknown): asserts identity is string {
 }
 
 export function assertPrefix(prefix: unknown): asserts prefix is string {
-  if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
+  if (typeof prefix !== 'string' || prefix.length === 0 || prefix.length > PREFIX_MAX_LENGTH || !PREFIX_PATTERN.test(prefix)) {
     throw new TollgateError(
       'ERR_TOLLGATE_INVALID_OPTION',
-      `prefix must be 1-128 characters without braces or spaces (got ${describeValue(prefix)})`,
+      `prefix must be 1-128 characters without spaces, with braces only around one hash tag such as {jobs} (got ${describeValue(prefix)})`,
       'prefix',
     );
   }
@@ -70,10 +72,26 @@ export interface Keyspace {
    * store (a multi-limit rule's limits are kept together: limiters then share them when they share the rule).
    */
   readonly id: string;
+  /**
+   * The hash tag of the prefix (`jobs` of `{jobs}:tenant`): Redis then hashes every key of the
+   * limiter by it, so they all share one Cluster slot. Absent, each identity tags its own keys.
+   */
+  readonly hashTag?: string;
 }
 
 export function keyspacesFor(prefix: string, suffixes: readonly string[]): Keyspace[] {
-  return suffixes.map((suffix) => ({ head: `${prefix}:{`, tail: `}:${suffix}`, id: `${prefix}:{}:${suffix}` }));
+  const hashTag = /\{([^{}]+)\}/.exec(prefix)?.[1];
+  return suffixes.map((suffix) => ({
+    head: `${prefix}:{`,
+    tail: `}:${suffix}`,
+    id: `${prefix}:{}:${suffix}`,
+    ...(hashTag ? { hashTag } : {}),
+  }));
+}
+
+/** What Redis hashes the keys of an operation by (its slot on a Cluster): the prefix's hash tag, else the identity. */
+export function hashTagOf(keyspaces: readonly Keyspace[], identity: string): string {
+  return keyspaces[0]?.hashTag ?? identity;
 }
 
 /** The storage key of an (already encoded) identity in a keyspace. */

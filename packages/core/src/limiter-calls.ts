@@ -6,8 +6,9 @@ import type { ChosenField, LimiterConfig } from './limiter-config.js';
 import { DecisionReport } from './limiter-report.js';
 import { GuardedStore, type StoreFailureAnswer } from './resilience/guarded-store.js';
 import { MemoryStore } from './stores/memory-store.js';
-import type { BoundLimit, OperationKind, StoreOperation } from './stores/store.js';
+import type { BoundLimit, OperationKind, StoreOperation, StoreResult } from './stores/store.js';
 import { uniqueToken } from './token.js';
+import { ReservingLimits } from './wait/reserving-limits.js';
 
 /** Equal to no key, so the first key is checked too, even undefined. */
 const NO_KEY_YET = Symbol('no key yet');
@@ -24,6 +25,8 @@ export class LimiterCalls {
   private readonly infos: readonly LimitInfo[];
   private readonly decisions: DecisionReport;
   private readonly guarded: GuardedStore;
+  /** The rule's limits as they admit at once or not at all (reserve mode given no delay): a group's. */
+  private readonly withoutDelay: readonly BoundLimit[];
   /** The last key checked, the key it is stored under and its encoded identity: a client's requests tend to follow each other. */
   private lastKey: unknown = NO_KEY_YET;
   private lastStored = '';
@@ -44,6 +47,7 @@ export class LimiterCalls {
     this.memory = store instanceof MemoryStore ? store : undefined;
     this.decisions = new DecisionReport(config.rule, config.shadow, config.events);
     this.guarded = new GuardedStore(config, fallback, this.infos, this.decisions);
+    this.withoutDelay = new ReservingLimits(limits).within(0);
   }
 
   /**
@@ -83,6 +87,11 @@ export class LimiterCalls {
     return decision.then((admitted) => withLease(admitted, stored, token));
   }
 
+  /** The name of the rule, for messages. */
+  get rule(): string {
+    return this.config.rule;
+  }
+
   /** Whether `consumeNow` may be called: the store is the memory store, which never waits. */
   get answersNow(): boolean {
     return this.memory !== undefined;
@@ -93,6 +102,28 @@ export class LimiterCalls {
     const token = this.needsToken ? uniqueToken() : '';
     const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.config.limits), this.lastStored);
     return this.holdsLeases ? withLease(decision, this.lastStored, token) : decision;
+  }
+
+  /**
+   * A consume of `cost` for `key` as one of a group (`waitAll`), on the rule's limits as they admit
+   * with no delay, and the key as stored. A rule holding leases cannot be one.
+   */
+  groupConsume(key: string, cost: number): { operation: StoreOperation; stored: string } {
+    if (this.holdsLeases) {
+      throw new TollgateError(
+        'ERR_TOLLGATE_INVALID_OPTION',
+        `waitAll cannot take the limiter of rule "${this.config.rule}": its concurrency limit hands out leases`,
+        'limiter',
+      );
+    }
+    const token = this.needsToken ? uniqueToken() : '';
+    return { operation: this.operation('consume', key, cost, token, this.withoutDelay), stored: this.lastStored };
+  }
+
+  /** The decision, as `consume` reports it, of a group's result for an operation of `groupConsume`. */
+  groupDecision(operation: StoreOperation, stored: string, result: StoreResult): Decision {
+    const verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
+    return this.decisions.report(operation, stored, verdict, 0);
   }
 
   private operation(

@@ -3,10 +3,12 @@ import { LimiterEvents } from './events.js';
 import { assertPrefix } from './keys.js';
 import type { CreateLimiterOptions, FallbackShare, Limiter, LimiterOptions, StoreFailureMode } from './limiter-types.js';
 import type { Logger } from './logger.js';
+import { type FieldSet, refuseUnknownFields } from './option-fields.js';
 import { refusePeerOptions } from './peer-options.js';
 import { Breakers } from './resilience/breaker.js';
 import { DenyCache } from './resilience/deny-cache.js';
 import { shareOfRule } from './resilience/share.js';
+import { SPEC_FIELDS } from './shorthand.js';
 import { bindRule, type RuleSpec } from './spec.js';
 import { MemoryStore } from './stores/memory-store.js';
 import type { BoundLimit, Clock, Store } from './stores/store.js';
@@ -25,6 +27,13 @@ export const LIMITER_FIELDS = {
   events: true,
   logger: true,
 } as const satisfies Record<keyof LimiterOptions, true>;
+
+/** Every field `createLimiter` takes: a limiter option, `limits`, or a field of some limit spec. */
+const CREATE_LIMITER_FIELDS: FieldSet = { ...LIMITER_FIELDS, ...SPEC_FIELDS, limits: true };
+
+/** The fields of `onStoreError`'s object form and of the fallback it builds: typecheck fails on one missing. */
+const FAILURE_MODE_FIELDS = { fallback: true } as const satisfies Record<keyof Exclude<StoreFailureMode, string>, true>;
+const FALLBACK_SHARE_FIELDS = { store: true, share: true } as const satisfies Record<keyof FallbackShare, true>;
 
 /**
  * What answers when the store cannot: a policy, a limiter, or the options of a fallback limiter
@@ -79,6 +88,8 @@ export function parseLimiterOptions(options: CreateLimiterOptions): LimiterConfi
   if (typeof options !== 'object' || options === null) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `spec must be an object (got ${describeValue(options)})`, 'spec');
   }
+  // A misspelt name is named as written, before a rule missing what it meant to give is refused.
+  refuseUnknownFields(options, CREATE_LIMITER_FIELDS, 'spec.', 'ERR_TOLLGATE_INVALID_SPEC');
   const spec = Object.fromEntries(Object.entries(options).filter(([field]) => !Object.hasOwn(LIMITER_FIELDS, field))) as RuleSpec;
   return configureLimiter(spec, bindRule(spec), options);
 }
@@ -115,7 +126,7 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
     prefix,
     timeout,
     shadow,
-    breakers: options.breaker === false ? undefined : new Breakers(options.breaker ?? {}, now),
+    breakers: options.breaker === false ? undefined : new Breakers(options.breaker ?? {}, now, `${path}breaker`),
     denyCache: DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits, `${path}denyCache`),
     onStoreError: failureAnswer(options.onStoreError ?? 'open', spec, { clock, prefix }, path),
     events: LimiterEvents.from(options.events, `${path}events`),
@@ -143,7 +154,9 @@ function failureAnswer(
   if (typeof fallback !== 'object' || fallback === null) {
     throw invalidOption(`${path}onStoreError`, "must be 'open', 'closed' or { fallback: Limiter | { share, store? } }", mode);
   }
+  refuseUnknownFields(mode, FAILURE_MODE_FIELDS, `${path}onStoreError.`);
   if (typeof (fallback as Limiter).consume === 'function') return { limiter: fallback as Limiter };
+  refuseUnknownFields(fallback, FALLBACK_SHARE_FIELDS, `${path}onStoreError.fallback.`);
   const { store, share } = fallback as FallbackShare;
   let scaled: RuleSpec;
   try {

@@ -6,7 +6,7 @@ import type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 import type { DenyCacheOptions } from './resilience/deny-cache.js';
 import type { RuleSpec } from './spec.js';
 import type { BoundLimit, Clock, Store } from './stores/store.js';
-import type { WaitOptions } from './wait/wait.js';
+import type { WaitOptions } from './wait/wait-options.js';
 
 /** A fallback limiter built for you: the rule scaled to `share` (e.g. `1 / instances`) on `store`. */
 export interface FallbackShare {

@@ -1,12 +1,15 @@
 import type { Charge } from './algorithms/types.js';
+import { CONSUME_FIELDS, costOf, REFUND_FIELDS } from './consume-options.js';
 import type { Decision } from './decision.js';
 import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { assertIdentity } from './keys.js';
 import { LimiterCalls } from './limiter-calls.js';
 import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './limiter-config.js';
-import type { CreateLimiterOptions, Limiter } from './limiter-types.js';
+import type { ConsumeOptions, CreateLimiterOptions, Limiter } from './limiter-types.js';
 import { createVariants, type Variants } from './limiter-variants.js';
+import type { FieldSet } from './option-fields.js';
 import type { StoreFailureAnswer } from './resilience/guarded-store.js';
+import type { Clock, Store } from './stores/store.js';
 import { createWaiter } from './wait/wait.js';
 
 /** A limiter enforcing `options`' rule; throws `ERR_TOLLGATE_INVALID_SPEC` or `_OPTION` naming the bad field. */
@@ -39,10 +42,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume(key, options) {
-      const cost = options?.cost ?? 1;
-      return isCost(cost) ? calls.consume(key, cost) : invalidCost(cost);
-    },
+    consume: (key, options) => withCost(options, CONSUME_FIELDS, (cost) => calls.consume(key, cost)),
     async release(lease) {
       // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
@@ -54,11 +54,10 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     },
     peek: (key) => calls.run('peek', key, 1),
     reset: (key) => calls.run('reset', key, 1),
-    refund(key, options) {
-      if (options?.charge !== undefined) return refundCharge(calls, key, options.charge, options.cost);
-      const cost = options?.cost ?? 1;
-      return isCost(cost) ? calls.run('refund', key, cost) : invalidCost(cost);
-    },
+    refund: (key, options) =>
+      withCost(options, REFUND_FIELDS, (cost) =>
+        options?.charge === undefined ? calls.run('refund', key, cost) : refundCharge(calls, key, options.charge, options.cost),
+      ),
     wait(key, waitOptions) {
       // Waiters line up per key as stored, the key leases name.
       try {
@@ -71,6 +70,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     on: (event, listener) => events.on(event, listener),
   };
   if (calls.answersNow) immediateConsumes.set(limiter, (key) => calls.consumeNow(key));
+  groupMembers.set(limiter, { store: config.store, now: config.now, calls });
   limiterVariants.set(limiter, variants);
   return limiter;
 }
@@ -81,6 +81,20 @@ const limiterVariants = new WeakMap<Limiter, Variants>();
 /** For a limiter built here: what answers its `withLimits`, taking the paths errors name its fields by. */
 export function variantsOf(limiter: Limiter): Variants | undefined {
   return limiterVariants.get(limiter);
+}
+
+/** What `waitAll` needs of a limiter built here. */
+export interface GroupMember {
+  store: Store;
+  now: Clock;
+  calls: LimiterCalls;
+}
+
+const groupMembers = new WeakMap<Limiter, GroupMember>();
+
+/** For a limiter built here: its store, clock and calls, which `waitAll` puts in a group; undefined for any other. */
+export function groupMemberOf(limiter: Limiter): GroupMember | undefined {
+  return groupMembers.get(limiter);
 }
 
 /** The consume of limiters whose store answers at once (the memory store); see `consumeNowOf`. */
@@ -107,20 +121,20 @@ function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {
 }
 
 /**
- * A refund of what `holder` (a consume's decision) charged, `cost` of it (default all). The charge
- * is spent as the refund is sent, so a second refund of the decision never gives back twice.
+ * A refund of what `holder` (a consume's decision) charged, `cost` of it (default all, already
+ * checked). The charge is spent as the refund is sent, so a second refund of the decision never
+ * gives back twice.
  */
-function refundCharge(calls: LimiterCalls, key: string, holder: unknown, cost: unknown): Promise<Decision> {
+function refundCharge(calls: LimiterCalls, key: string, holder: unknown, cost: number | undefined): Promise<Decision> {
   if (!isChargeHolder(holder)) return Promise.reject(invalidOption('charge', 'must be a decision returned by consume', holder));
   const charged = holder.charge;
   // Nothing was charged, or it was all given back: what is left is what a peek reports.
   if (charged === undefined) return calls.run('peek', key, 1);
-  const units = cost ?? charged.cost;
-  if (!isCost(units)) return invalidCost(units);
+  const units = Math.min(cost ?? charged.cost, charged.cost);
   const rest = charged.cost - units;
   if (rest > 0) holder.charge = { ...charged, cost: rest };
   else delete holder.charge;
-  return calls.refund(key, Math.min(units, charged.cost), charged);
+  return calls.refund(key, units, charged);
 }
 
 function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {
@@ -128,16 +142,22 @@ function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {
   const { charge } = value as { charge?: Partial<Charge> | undefined };
   if (charge === undefined) return true;
   return (
-    typeof charge === 'object' && charge !== null && Number.isFinite(charge.atMs) && isCost(charge.cost) && typeof charge.token === 'string'
+    typeof charge === 'object' &&
+    charge !== null &&
+    Number.isFinite(charge.atMs) &&
+    Number.isSafeInteger(charge.cost) &&
+    (charge.cost as number) >= 1 &&
+    typeof charge.token === 'string'
   );
 }
 
-function isCost(cost: unknown): cost is number {
-  return Number.isSafeInteger(cost) && (cost as number) >= 1;
-}
-
-function invalidCost(cost: unknown): Promise<never> {
-  return Promise.reject(
-    new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost'),
-  );
+/** `run` with the cost `options` ask for; a promise rejected with the error when they are refused. */
+function withCost(options: ConsumeOptions | undefined, fields: FieldSet, run: (cost: number) => Promise<Decision>): Promise<Decision> {
+  let cost: number;
+  try {
+    cost = costOf(options, fields);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return run(cost);
 }

@@ -28,19 +28,19 @@ export function refuseUnknownFields(
 
 /**
  * The candidate a misspelling most likely meant: the same name in another case, else the one
- * within a third of its length in edits (insertions, deletions, substitutions, swaps of two
+ * within a third of the longer name's length in edits (insertions, deletions, substitutions, swaps of two
  * neighbours), the fewest edits first; undefined when none is that close.
  */
 export function closestName(name: string, candidates: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
   const sameLetters = candidates.find((candidate) => candidate.toLowerCase() === lower);
   if (sameLetters !== undefined) return sameLetters;
-  const allowed = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
-  let bestDistance = allowed + 1;
+  let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
+    const allowed = Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 3));
     const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) {
+    if (distance <= allowed && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }

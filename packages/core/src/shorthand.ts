@@ -3,6 +3,7 @@ import { ALGORITHMS } from './algorithms/registry.js';
 import { type FieldPath, fieldPath, type SpecFields } from './algorithms/spec-fields.js';
 import type { Duration } from './duration.js';
 import { invalidSpec } from './errors.js';
+import type { FieldSet } from './option-fields.js';
 
 /**
  * The shorthand fields, each GCRA's `rate` under another name, with the period it fixes
@@ -25,6 +26,17 @@ const SHORTHAND_FIELDS: SpecFields = {
   ...gcra.fields,
   ...Object.fromEntries(SHORTHANDS.map((field) => [field, gcra.fields.rate])),
 };
+
+/**
+ * Every field some limit spec takes (`algorithm`, `name`, the shorthands, each algorithm's own):
+ * a field outside it is a misspelling whatever the algorithm, named before anything else.
+ */
+export const SPEC_FIELDS: FieldSet = Object.fromEntries(
+  ['algorithm', 'name', ...SHORTHANDS, ...[...ALGORITHMS.values()].flatMap((algorithm) => Object.keys(algorithm.fields))].map((field) => [
+    field,
+    true,
+  ]),
+);
 
 /** The fields a limit spec, as written, may carry with their kinds; none when it names no known algorithm. */
 export function declaredFields(spec: Readonly<Record<string, unknown>>): SpecFields {

@@ -1,7 +1,8 @@
 import { ALGORITHMS } from './algorithms/registry.js';
 import type { Duration } from './duration.js';
 import { invalidSpec, TollgateError } from './errors.js';
-import { expandShorthand } from './shorthand.js';
+import { closestName, refuseUnknownFields } from './option-fields.js';
+import { expandShorthand, SPEC_FIELDS } from './shorthand.js';
 import type { BoundLimit } from './stores/store.js';
 
 interface Named {
@@ -111,6 +112,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLimit, 'name'>) => string): BoundLimit {
   if (!isRecord(raw)) throw invalidSpec(path, 'must be an object describing a limit', raw);
+  refuseUnknownFields(raw, SPEC_FIELDS, `${path}.`, 'ERR_TOLLGATE_INVALID_SPEC');
   const { spec, at } = expandShorthand(raw, path);
   const algorithmName = spec.algorithm;
   const algorithm = typeof algorithmName === 'string' ? ALGORITHMS.get(algorithmName) : undefined;
@@ -120,7 +122,13 @@ function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLi
   const allowed = Object.keys(algorithm.fields);
   for (const field of Object.keys(spec)) {
     if (field !== 'algorithm' && field !== 'name' && !allowed.includes(field) && spec[field] !== undefined) {
-      throw invalidSpec(`${path}.${field}`, `is not an option of ${algorithm.name} (options: ${allowed.join(', ')}, name)`, spec[field]);
+      const closest = closestName(field, allowed);
+      const hint = closest === undefined ? '' : `: did you mean ${closest}?`;
+      throw invalidSpec(
+        `${path}.${field}`,
+        `is not an option of ${algorithm.name}${hint} (options: ${allowed.join(', ')}, name)`,
+        spec[field],
+      );
     }
   }
   if (spec.name !== undefined && (typeof spec.name !== 'string' || !NAME_PATTERN.test(spec.name))) {
@@ -166,12 +174,13 @@ export type RuleSpec = LimitSpec | { limits: readonly LimitSpec[] };
 /**
  * Validates a rule and resolves each of its limits; errors name the offending field: `spec`,
  * `limits[1].burst`, or under `path` when given (`rules[0].limit.burst`, `rules[0].limits[1].burst`).
+ * A single limit without a `name` is called `singleName` (a rule set's: the rule's name).
  */
-export function bindRule(rule: unknown, path?: string): BoundLimit[] {
+export function bindRule(rule: unknown, path?: string, singleName = 'default'): BoundLimit[] {
   const specPath = path ?? 'spec';
   const limitsPath = path === undefined ? 'limits' : `${path}.limits`;
   if (!isRecord(rule)) throw invalidSpec(specPath, 'must be an object', rule);
-  if (rule.limits === undefined) return [bindLimit(rule, specPath, () => 'default')];
+  if (rule.limits === undefined) return [bindLimit(rule, specPath, () => singleName)];
   if (!Array.isArray(rule.limits) || rule.limits.length === 0) {
     throw invalidSpec(limitsPath, 'must be a non-empty array of limit specs', rule.limits);
   }

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 
 const FORWARDED_FOR = 'x-forwarded-for';
+const FORWARDED = 'forwarded';
 
 /**
  * `req.ip`, without its getter when the answer is known: Express resolves `req.ip` with
@@ -11,15 +12,30 @@ const FORWARDED_FOR = 'x-forwarded-for';
  */
 export function clientAddress(req: Request): string | undefined {
   const { socket } = req;
-  if (socket && !hasForwardedFor(req.rawHeaders)) return socket.remoteAddress;
+  if (socket && !hasField(req.rawHeaders, FORWARDED_FOR)) return socket.remoteAddress;
   return req.ip;
 }
 
-/** Whether a field named X-Forwarded-For (in any case, even empty) is among the raw headers. */
-function hasForwardedFor(rawHeaders: readonly string[]): boolean {
+/**
+ * Calls `untrustedProxy` for the first request naming its client in `X-Forwarded-For` or
+ * `Forwarded` while the app sets no `trust proxy`, then never again; undefined without one.
+ */
+export function proxyCheck(untrustedProxy: (() => void) | undefined): ((req: Request) => void) | undefined {
+  if (untrustedProxy === undefined) return undefined;
+  let warned = false;
+  return (req) => {
+    if (warned || req.app?.get('trust proxy')) return;
+    if (!hasField(req.rawHeaders, FORWARDED_FOR) && !hasField(req.rawHeaders, FORWARDED)) return;
+    warned = true;
+    untrustedProxy();
+  };
+}
+
+/** Whether a field named `lowerName` (in any case, even empty) is among the raw headers. */
+function hasField(rawHeaders: readonly string[], lowerName: string): boolean {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (name.length === FORWARDED_FOR.length && name.toLowerCase() === FORWARDED_FOR) return true;
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) return true;
   }
   return false;
 }

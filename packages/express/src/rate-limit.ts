@@ -8,14 +8,13 @@ import {
   type HttpVerdict,
   headerText,
   holdUnlessClosed,
-  type Limiter,
   mergeRateLimitHeaders,
   type RequestRateLimit,
   type RuleSet,
   settleWhenDone,
 } from '@tollgate/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { clientAddress } from './client-address.js';
+import { clientAddress, proxyCheck } from './client-address.js';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 import { recordDecision } from './request-decision.js';
 
@@ -38,26 +37,9 @@ declare global {
  * The middleware: `await middleware(req, res, next)` resolves once `next` was called (or the
  * response answered), and never rejects.
  */
-export type RateLimitMiddleware = RequestHandler & {
-  /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
-  readonly limiter: Limiter;
-  /**
-   * express-rate-limit's `resetKey`: the client named by what `key` returns, or by its address,
-   * starts afresh (e.g. after a solved captcha).
-   */
-  readonly resetKey: HttpLimiter['resetKey'];
-};
+export type RateLimitMiddleware = RequestHandler & Pick<HttpLimiter, 'limiter' | 'resetKey'>;
 
-export type RuleSetRateLimitMiddleware = RequestHandler & {
-  /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
-  readonly rules: RuleSet;
-  /**
-   * Every rule and tier limiting a client known by its address, user id or headers, with its
-   * limiter and key (an address grouped as requests are): reset it everywhere with
-   * `for (const { limiter, key } of middleware.identitiesOf({ ip, user })) await limiter.reset(key)`.
-   */
-  readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
-};
+export type RuleSetRateLimitMiddleware = RequestHandler & Pick<HttpRuleSetLimiter, 'rules' | 'identitiesOf'>;
 
 function requestInfo(req: Request): HttpRequestInfo {
   const url = req.originalUrl ?? req.url;
@@ -112,15 +94,20 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
  * against the rule of the rule set it matches (no match: not limited) — sets the RateLimit
  * headers and answers 429 once the limit is reached. Use it on the app, a router or a route.
  */
-export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
-export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
+// One signature over both forms, not two overloads: a misspelt field is then the one the compiler
+// names (`'brust' does not exist`), where overloads would report the last one's complaint (`'qps' does not exist`).
+export function rateLimit<S extends RuleSet | undefined = undefined>(
+  options: (RateLimitOptions & { rules?: undefined }) | (RuleSetRateLimitOptions & { rules: S }),
+): S extends RuleSet ? RuleSetRateLimitMiddleware : RateLimitMiddleware;
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
   const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const check = http.checkNow ?? http.check;
+  const checkProxy = proxyCheck(http.untrustedProxy);
   const middleware = (req: Request, res: Response, next: NextFunction): Applied => {
+    checkProxy?.(req);
     const verdict = check(info(req));
     // Known at once (memory store): the request goes on in this tick, with no promise.
     if (!(verdict instanceof Promise)) return apply(verdict, req, res, next, handler, name);

@@ -1,3 +1,5 @@
+export type { AdaptiveFetch, AdaptiveFetchOptions } from './adaptive-fetch.js';
+export { createAdaptiveFetch, defaultFetchOutcome } from './adaptive-fetch.js';
 export type { RetryPolicy, ThrottledFetchEvents, ThrottledFetchOptions } from './options.js';
 export type { ThrottledFetch } from './throttled-fetch.js';
 export { createThrottledFetch } from './throttled-fetch.js';

@@ -1,4 +1,4 @@
-import { type Clock, type Limiter, MemoryStore, parseDuration, type Store, TollgateError } from '@tollgate/core';
+import { type Clock, type Limiter, MemoryStore, parseDuration, refuseUnknownFields, type Store, TollgateError } from '@tollgate/core';
 import type { IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
 
 export interface RetryPolicy {
@@ -32,7 +32,7 @@ export interface ThrottledFetchOptions {
   key?: (request: Request) => string;
   /** The longest a call may wait for its turn, pauses included; past it the call rejects with `ERR_TOLLGATE_WAIT_TIMEOUT`. Default Infinity. */
   maxWait?: number | string;
-  /** The longest pause an upstream header is followed for; longer ones are ignored (event `ignoredHeader`). Default 5 minutes. */
+  /** The longest pause an upstream header is followed for; longer ones are ignored (event `ignoredHeader`), and a 429/503 with such a `Retry-After` goes back to the caller unretried. Default 5 minutes. */
   maxPause?: number | string;
   /** How 429 and 503 answers to idempotent requests are retried; `false`: never. */
   retry?: RetryPolicy | false;
@@ -58,11 +58,33 @@ export interface ResolvedOptions {
   events: ThrottledFetchEvents;
 }
 
+/** One entry per option of each options type: the compiler refuses an object missing one. */
+const OPTION_FIELDS = {
+  limiter: true,
+  store: true,
+  prefix: true,
+  key: true,
+  maxWait: true,
+  maxPause: true,
+  retry: true,
+  fetch: true,
+  clock: true,
+  events: true,
+} as const satisfies Record<keyof ThrottledFetchOptions, true>;
+const RETRY_FIELDS = { limit: true, methods: true, backoff: true } as const satisfies Record<keyof RetryPolicy, true>;
+const EVENT_FIELDS = { pause: true, retry: true, ignoredHeader: true, policy: true } as const satisfies Record<
+  keyof ThrottledFetchEvents,
+  true
+>;
+
 const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'];
 
 export function resolveOptions(options: ThrottledFetchOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw invalid('options', 'must be an object', options);
+  refuseUnknownFields(options, OPTION_FIELDS);
   const { limiter, retry = {}, events = {} } = options;
+  if (typeof events !== 'object' || events === null) throw invalid('events', 'must be an object of listeners', events);
+  refuseUnknownFields(events, EVENT_FIELDS, 'events.');
   if (typeof limiter?.wait !== 'function') throw invalid('limiter', 'must be a limiter from createLimiter', limiter);
   if (options.store !== undefined && typeof options.store.execute !== 'function') throw invalid('store', 'must be a Store', options.store);
   if (options.key !== undefined && typeof options.key !== 'function')
@@ -70,6 +92,7 @@ export function resolveOptions(options: ThrottledFetchOptions): ResolvedOptions 
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw invalid('fetch', 'must be a fetch function', fetchImpl);
   if (retry !== false && (typeof retry !== 'object' || retry === null)) throw invalid('retry', 'must be an object or false', retry);
+  if (retry !== false) refuseUnknownFields(retry, RETRY_FIELDS, 'retry.');
   const retryLimit = retry === false ? 0 : (retry.limit ?? 2);
   if (!Number.isSafeInteger(retryLimit) || retryLimit < 0 || retryLimit > 10)
     throw invalid('retry.limit', 'must be a whole number from 0 to 10', retryLimit);

@@ -28,11 +28,18 @@ export class SharedPause {
     this.probe = this.limiterFor(1);
   }
 
-  /** Milliseconds `key` stays paused; 0 when it is not (or the store cannot tell). */
-  async remainingMs(key: string): Promise<number> {
+  /** Milliseconds `key` stays paused by a pause this process already knows of; 0 otherwise. Asks nobody. */
+  knownMs(key: string): number {
     const known = (this.knownUntil.get(key) ?? 0) - this.now();
     if (known > 0) return known;
     this.knownUntil.delete(key);
+    return 0;
+  }
+
+  /** Milliseconds `key` stays paused; 0 when it is not (or the store cannot tell). */
+  async remainingMs(key: string): Promise<number> {
+    const known = this.knownMs(key);
+    if (known > 0) return known;
     const decision = await this.probe.peek(key);
     // The probe's own lease would last 1 ms: anything longer is a pause someone took.
     if (decision.source !== 'store' || decision.resetAfterMs <= 1) return 0;

@@ -8,9 +8,10 @@ export type ThrottledFetch = (input: string | URL | Request, init?: RequestInit)
 
 /**
  * A `fetch` whose calls wait their turn: each waits out any pause of its key (host by default),
- * then `limiter.wait`s, then goes out. The answer's rate-limit headers pause every caller of the
- * key, in every process sharing `store`, for as long as the upstream says; a 429 or 503 to an
- * idempotent request is sent again (up to `retry.limit` times) once the pause is over.
+ * then `limiter.wait`s, then checks the pause again and goes out. The answer's rate-limit headers
+ * pause every caller of the key, in every process sharing `store`, for as long as the upstream
+ * says; a 429 or 503 to an idempotent request is sent again (up to `retry.limit` times) once the
+ * pause is over, unless its `Retry-After` could not be followed.
  */
 export function createThrottledFetch(options: ThrottledFetchOptions): ThrottledFetch {
   const resolved = resolveOptions(options);
@@ -21,15 +22,16 @@ export function createThrottledFetch(options: ThrottledFetchOptions): ThrottledF
     const request = new Request(input, init);
     const key = resolved.key(request);
     const deadlineMs = now() + resolved.maxWaitMs;
+    const budgetMs = () => deadlineMs - now();
     const retries = resolved.retryMethods.has(request.method) ? resolved.retryLimit : 0;
     for (let attempt = 0; ; attempt++) {
-      await waitForTurn(resolved, pauses, key, deadlineMs - now(), request.signal);
+      await waitForTurn(resolved, pauses, key, budgetMs, request.signal);
       const response = await resolved.fetch(retries > attempt ? request.clone() : request);
-      const pauseMs = await learn(resolved, pauses, key, response);
-      if (attempt >= retries || !PAUSING_STATUSES.has(response.status)) return response;
+      const { pauseMs, retryAfterIgnored } = await learn(resolved, pauses, key, response);
+      if (attempt >= retries || !PAUSING_STATUSES.has(response.status) || retryAfterIgnored) return response;
       const waitMs = pauseMs > 0 ? pauseMs : resolved.backoffMs * 2 ** attempt;
       // A wait past the caller's budget: the caller gets the upstream's answer instead.
-      if (now() + waitMs > deadlineMs) return response;
+      if (waitMs > budgetMs()) return response;
       resolved.events.retry?.({ key, attempt: attempt + 1, status: response.status, waitMs });
       await response.body?.cancel();
       if (pauseMs === 0) await sleep(waitMs, request.signal);
@@ -37,36 +39,52 @@ export function createThrottledFetch(options: ThrottledFetchOptions): ThrottledF
   };
 }
 
-/** Waits out the key's pause, then the limiter. */
+/**
+ * Waits out the key's pause as known here, then the limiter, then asks whether the key is paused
+ * now: a pause learnt while the call slept in `limiter.wait` (another caller's 429, in any process)
+ * holds it back too. A call held back that way waits the pause out and takes a new slot, so the
+ * calls let go when the pause ends still keep the limiter's pace.
+ */
 async function waitForTurn(
   options: ResolvedOptions,
   pauses: SharedPause,
   key: string,
-  budgetMs: number,
+  budgetMs: () => number,
   signal: AbortSignal,
 ): Promise<void> {
-  for (let pausedMs = await pauses.remainingMs(key); pausedMs > 0; pausedMs = await pauses.remainingMs(key)) {
-    if (pausedMs > budgetMs) {
-      throw new TollgateError(
-        'ERR_TOLLGATE_WAIT_TIMEOUT',
-        `${key} is paused by its upstream for ${pausedMs} ms, beyond maxWait`,
-        'maxWait',
-      );
-    }
-    await sleep(pausedMs, signal);
-    budgetMs -= pausedMs;
+  await sleepOutPause(key, pauses.knownMs(key), budgetMs(), signal);
+  for (;;) {
+    await options.limiter.wait(key, { maxWait: Math.max(0, budgetMs()), signal });
+    const pausedMs = await pauses.remainingMs(key);
+    if (pausedMs <= 0) return;
+    await sleepOutPause(key, pausedMs, budgetMs(), signal);
   }
-  await options.limiter.wait(key, { maxWait: Math.max(0, budgetMs), signal });
 }
 
-/** Reads the answer's headers, reports what it ignored, pauses the key if asked; returns the pause. */
-async function learn(options: ResolvedOptions, pauses: SharedPause, key: string, response: Response): Promise<number> {
+async function sleepOutPause(key: string, pausedMs: number, budgetMs: number, signal: AbortSignal): Promise<void> {
+  if (pausedMs <= 0) return;
+  if (pausedMs > budgetMs) {
+    throw new TollgateError('ERR_TOLLGATE_WAIT_TIMEOUT', `${key} is paused by its upstream for ${pausedMs} ms, beyond maxWait`, 'maxWait');
+  }
+  await sleep(pausedMs, signal);
+}
+
+interface Learnt {
+  /** How long the key is now paused; 0 when the answer asked for no pause. */
+  pauseMs: number;
+  /** The answer's `Retry-After` was malformed, negative or beyond `maxPause`: it is not retried. */
+  retryAfterIgnored: boolean;
+}
+
+/** Reads the answer's headers, reports what it ignored, pauses the key if asked. */
+async function learn(options: ResolvedOptions, pauses: SharedPause, key: string, response: Response): Promise<Learnt> {
   const { events } = options;
   const limits = readUpstreamLimits(response.status, response.headers, Date.now(), options.maxPauseMs);
   for (const ignored of limits.ignored) events.ignoredHeader?.({ key, ...ignored });
   if (limits.policies.length > 0) events.policy?.({ key, policies: limits.policies });
-  if (limits.pauseMs <= 0) return 0;
+  const retryAfterIgnored = limits.ignored.some((ignored) => ignored.header === 'retry-after');
+  if (limits.pauseMs <= 0) return { pauseMs: 0, retryAfterIgnored };
   events.pause?.({ key, pauseMs: limits.pauseMs, header: limits.pauseFrom!, status: response.status });
   await pauses.pause(key, limits.pauseMs);
-  return limits.pauseMs;
+  return { pauseMs: limits.pauseMs, retryAfterIgnored };
 }

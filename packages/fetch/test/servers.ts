@@ -38,3 +38,32 @@ export async function listen(server: Server, arrivals: Arrival[] = []): Promise<
       }),
   };
 }
+
+/** An upstream that answers its first request with a 429 and `Retry-After: pauseSeconds`, then counts who ignores it. */
+export interface PausingUpstream extends TestServer {
+  /** When the 429 went out (epoch ms). */
+  pausedAt(): number;
+  /** Requests that arrived while the upstream's pause ran (each was answered 429 again). */
+  hitsWhilePaused(): Arrival[];
+}
+
+export async function startPausingUpstream(pauseSeconds: number): Promise<PausingUpstream> {
+  let pausedAt = 0;
+  let requests = 0;
+  const pauseEnd = () => pausedAt + pauseSeconds * 1000;
+  const server = await startServer((_req, res) => {
+    if (++requests === 1) {
+      res.on('finish', () => (pausedAt = Date.now()));
+      res.writeHead(429, { 'Retry-After': String(pauseSeconds) }).end();
+    } else if (Date.now() < pauseEnd()) {
+      res.writeHead(429, { 'Retry-After': String(Math.ceil((pauseEnd() - Date.now()) / 1000)) }).end();
+    } else {
+      res.writeHead(200).end('ok');
+    }
+  });
+  return {
+    ...server,
+    pausedAt: () => pausedAt,
+    hitsWhilePaused: () => server.arrivals.slice(1).filter((arrival) => arrival.at >= pausedAt && arrival.at < pauseEnd()),
+  };
+}

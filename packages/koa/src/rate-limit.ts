@@ -7,7 +7,6 @@ import {
   type HttpRuleSetOptions,
   headerText,
   holdUnlessClosed,
-  type Limiter,
   mergeRateLimitHeaders,
   type RequestRateLimit,
   type RuleSet,
@@ -16,6 +15,7 @@ import {
 } from '@tollgate/core';
 import type { Context, Middleware } from 'koa';
 import type { RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
+import { proxyCheck } from './proxy-check.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -24,26 +24,9 @@ declare module 'koa' {
   }
 }
 
-export type RateLimitMiddleware = Middleware & {
-  /** The core limiter underneath, e.g. to `reset(key)` an identity after a successful login. */
-  readonly limiter: Limiter;
-  /**
-   * express-rate-limit's `resetKey`: the client named by what `key` returns, or by its address,
-   * starts afresh (e.g. after a solved captcha).
-   */
-  readonly resetKey: HttpLimiter['resetKey'];
-};
+export type RateLimitMiddleware = Middleware & Pick<HttpLimiter, 'limiter' | 'resetKey'>;
 
-export type RuleSetRateLimitMiddleware = Middleware & {
-  /** The rule set underneath, e.g. to `reload()` it or listen for its `reload` and `error` events. */
-  readonly rules: RuleSet;
-  /**
-   * Every rule and tier limiting a client known by its address, user id or headers, with its
-   * limiter and key (an address grouped as requests are): reset it everywhere with
-   * `for (const { limiter, key } of middleware.identitiesOf({ ip, user })) await limiter.reset(key)`.
-   */
-  readonly identitiesOf: HttpRuleSetLimiter['identitiesOf'];
-};
+export type RuleSetRateLimitMiddleware = Middleware & Pick<HttpRuleSetLimiter, 'rules' | 'identitiesOf'>;
 
 function requestInfo(ctx: Context): HttpRequestInfo {
   const url = ctx.originalUrl;
@@ -64,14 +47,19 @@ function addressInfo(ctx: Context): HttpRequestInfo {
  * and answers 429 once the limit is reached. The client IP is `ctx.ip` (`app.proxy` decides
  * whether X-Forwarded-For is trusted); the decision is on `ctx.state.rateLimit`.
  */
-export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
-export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
+// One signature over both forms, not two overloads: a misspelt field is then the one the compiler
+// names (`'brust' does not exist`), where overloads would report the last one's complaint (`'qps' does not exist`).
+export function rateLimit<S extends RuleSet | undefined = undefined>(
+  options: (RateLimitOptions & { rules?: undefined }) | (RuleSetRateLimitOptions & { rules: S }),
+): S extends RuleSet ? RuleSetRateLimitMiddleware : RateLimitMiddleware;
 export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
   const http = createHttpLimiter(options as HttpRateLimitOptions | HttpRuleSetOptions);
   const { handler } = options;
   const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
+  const checkProxy = proxyCheck(http.untrustedProxy);
   const middleware: Middleware = async (ctx, next) => {
+    checkProxy?.(ctx);
     const verdict = await http.check(info(ctx));
     if (verdict.action === 'skip') return next();
     ctx.state[name] = requestRateLimit(verdict.decision, verdict.key);

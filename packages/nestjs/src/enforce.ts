@@ -38,21 +38,21 @@ export async function enforce(
     exchange.record?.(requestRateLimit(verdict.decision, verdict.key), rule.requestPropertyName ?? 'rateLimit');
     if (verdict.action === 'reject') {
       const exception = new RateLimitRejectedException(verdict);
-      if (rule.handler === undefined && source.caughtByAppFilter(context, exception)) exchange.setHeaders(verdict.headers);
+      if (rule.handler === undefined && source.caughtByAppFilter(context, exception)) exchange.setHeaders(verdict.headers, rule);
       else await reject(rule, exchange, verdict);
       throw exception;
     }
-    await pass(exchange, verdict);
+    await pass(rule, exchange, verdict);
   }
 }
 
 async function reject(rule: RouteRule, exchange: RateLimitExchange, verdict: RejectVerdict): Promise<void> {
   if (rule.handler === undefined) {
-    await exchange.reject(verdict);
+    await exchange.reject(verdict, rule);
     return;
   }
   // The handler answers (or throws an exception of its own, which Nest's filters render).
-  exchange.setHeaders(verdict.headers);
+  exchange.setHeaders(verdict.headers, rule);
   await rule.handler(exchange.info.raw, exchange.response, verdict);
 }
 
@@ -61,8 +61,8 @@ async function reject(rule: RouteRule, exchange: RateLimitExchange, verdict: Rej
  * delay. The hold is our own (not core's `holdUnlessClosed`): an exchange need not be a Node
  * response, it only reports when it is done.
  */
-async function pass(exchange: RateLimitExchange, verdict: PassVerdict): Promise<void> {
-  exchange.setHeaders(verdict.headers);
+async function pass(rule: RouteRule, exchange: RateLimitExchange, verdict: PassVerdict): Promise<void> {
+  exchange.setHeaders(verdict.headers, rule);
   if (verdict.delayMs <= 0) {
     exchange.onDone(verdict.settle);
     return;

@@ -1,11 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import {
+  FIELD,
   type HttpRequestInfo,
   type HttpVerdict,
   headerText,
   mergeRateLimitHeaders,
   type RequestRateLimit,
+  rateLimitMemberNames,
   settleWhenDone,
+  withoutRateLimitMembers,
 } from '@tollgate/core';
 
 export type RejectVerdict = Extract<HttpVerdict, { action: 'reject' }>;
@@ -18,10 +21,17 @@ export interface RateLimitExchange {
   readonly response?: unknown;
   /** Makes the decision visible to the handler: over HTTP, `req[name]` (`req.rateLimit`; the last rule's when several apply). */
   record?(decision: RequestRateLimit, name: string): void;
-  /** Puts the verdict's headers on the response (or wherever the transport carries them). */
-  setHeaders(headers: readonly [string, string][]): void;
-  /** Answers a rejected request. The guard throws `RateLimitRejectedException` right after, to stop Nest's pipeline. */
-  reject(verdict: RejectVerdict): void | Promise<void>;
+  /**
+   * Puts the verdict's headers on the response (or wherever the transport carries them).
+   * `rule` is the rule they come from: one checking again on the same response (GraphQL: every
+   * field and alias it limits) replaces its earlier `RateLimit` members instead of adding more.
+   */
+  setHeaders(headers: readonly [string, string][], rule?: object): void;
+  /**
+   * Answers a rejected request (`rule` as for `setHeaders`). The guard throws
+   * `RateLimitRejectedException` right after, to stop Nest's pipeline.
+   */
+  reject(verdict: RejectVerdict, rule?: object): void | Promise<void>;
   /**
    * Calls back exactly once: with the status code when the response has finished, undefined when
    * the connection closed first, and the platform's response (for `requestWasSuccessful`).
@@ -71,6 +81,11 @@ export function requestInfo(req: AnyRequest): HttpRequestInfo {
   };
 }
 
+/** Per response, the `RateLimit` member names each rule last put there. */
+const membersByRule = new WeakMap<object, Map<object, ReadonlySet<string>>>();
+
+const isRateLimitList = (name: string) => name === FIELD.policy || name === FIELD.rateLimit;
+
 const ended = (response: ServerResponse) =>
   new Promise<void>((resolve) => {
     settleWhenDone(response, () => resolve());
@@ -85,14 +100,25 @@ const ended = (response: ServerResponse) =>
 export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = true } = {}): RateLimitExchange {
   const fastify = isFastifyReply(res) ? res : undefined;
   const response = (fastify?.raw ?? res) as ServerResponse;
-  const setHeaders = (headers: readonly [string, string][]) => {
+  const setHeaders = (headers: readonly [string, string][], rule?: object) => {
     if (response.headersSent) return;
+    const byRule = membersByRule.get(response) ?? new Map<object, ReadonlySet<string>>();
+    const earlier = rule === undefined ? undefined : byRule.get(rule);
+    const current = (name: string) => {
+      const text = headerText(fastify ? fastify.getHeader(name) : response.getHeader(name));
+      return earlier !== undefined && isRateLimitList(name) ? withoutRateLimitMembers(text, earlier) : text;
+    };
     // Several rules of a route (or an app-level middleware) each add their RateLimit members.
-    const current = (name: string) => headerText(fastify ? fastify.getHeader(name) : response.getHeader(name));
-    for (const [name, value] of mergeRateLimitHeaders([...grouped(headers)], current)) {
+    const merged = mergeRateLimitHeaders([...grouped(headers)], current);
+    const before = new Set(rateLimitMemberNames(current(FIELD.policy)));
+    for (const [name, value] of merged) {
       if (fastify) fastify.header(name, value);
       else response.setHeader(name, value);
     }
+    if (rule === undefined) return;
+    const policy = merged.find(([name]) => name === FIELD.policy)?.[1];
+    byRule.set(rule, new Set(rateLimitMemberNames(policy).filter((name) => !before.has(name))));
+    membersByRule.set(response, byRule);
   };
   return {
     info: requestInfo(req),
@@ -101,8 +127,8 @@ export function httpExchange(req: AnyRequest, res: unknown, { writeRejection = t
       (req as Record<string, unknown>)[name] = decision;
     },
     setHeaders,
-    reject(verdict) {
-      setHeaders(verdict.headers);
+    reject(verdict, rule) {
+      setHeaders(verdict.headers, rule);
       if (!writeRejection || response.headersSent) return;
       if (fastify) {
         fastify.code(verdict.status);

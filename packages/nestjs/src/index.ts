@@ -1,6 +1,9 @@
 export type { HttpLimiter, HttpRequestChecker, HttpRequestInfo, HttpVerdict, RuleSet } from '@tollgate/core';
 export { createRuleSet, loadRedisRuleSet, loadRuleSet } from '@tollgate/core';
+export type { AdaptiveConcurrencyMiddleware, AdaptiveConcurrencyOptions } from './adaptive.js';
+export { adaptiveConcurrency } from './adaptive.js';
 export { RateLimit, SkipRateLimit } from './decorators.js';
+export type { RateLimitErrorExtensions } from './exceptions.js';
 export { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 export type { PassVerdict, RateLimitExchange, RateLimitedRequest, RejectVerdict } from './exchange.js';
 export { httpExchange, requestInfo } from './exchange.js';

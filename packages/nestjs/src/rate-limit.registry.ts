@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
-import { type ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { type ExecutionContext, Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import {
+  BEHAVIOUR_FIELDS,
   createHttpLimiter,
   type HttpLimiter,
+  type HttpRuleSetLimiter,
   invalidOption,
+  LIMITER_FIELDS,
   MemoryStore,
+  type RuleClient,
+  type RuleMatch,
   refusePeerOptions,
+  refuseUnknownFields,
   type Store,
   TollgateError,
 } from '@tollgate/core';
@@ -16,6 +22,7 @@ import type { RateLimitBudget, RateLimitModuleOptions, RateLimitRules, RateLimit
 import { withHandler } from './route-rule.js';
 import { ruleSetLimiter } from './rule-set-limiter.js';
 import { RATE_LIMIT_OPTIONS, RATE_LIMIT_RULE, SKIP_RATE_LIMIT } from './tokens.js';
+import { keyWatcher } from './user-key-check.js';
 
 // biome-ignore lint/complexity/noBannedTypes: Nest hands guards classes and handlers as plain functions
 type Target = Function;
@@ -52,13 +59,15 @@ export class RateLimitRegistry implements OnModuleInit {
   private budget: RateLimitBudget = 'shared';
   private readonly defaults: Omit<RateLimitModuleOptions, 'defaultRule' | 'store' | 'prefix' | 'rules' | 'user' | 'budget'>;
   /** The module's rule set: routes without a decorator of their own are limited by the rule a request matches. */
-  private ruleSet: RouteRule | undefined;
+  private ruleSet: (HttpRuleSetLimiter & RouteRule) | undefined;
   private readonly byPrefix = new Map<string, { owner: object; limiter: RouteRule }>();
   private readonly byRoute = new WeakMap<Target, Map<Target, readonly RouteRule[]>>();
   private readonly checked = new WeakMap<object, Set<RouteRule>>();
   private readonly decorated: DecoratedRoute[] = [];
   /** The execution context each request under check was seen in, for `errorMessage` functions. */
   private readonly contexts = new WeakMap<object, ExecutionContext>();
+  /** Rules' `key`s, watched for a rate limit that ran before authentication (warned once). */
+  private readonly watchKey = keyWatcher((message) => new Logger('RateLimitModule').warn(message));
 
   constructor(
     @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
@@ -68,6 +77,7 @@ export class RateLimitRegistry implements OnModuleInit {
     @Inject(ApplicationConfig) private readonly appConfig: ApplicationConfig,
   ) {
     refuseThrottlerOptions(options);
+    refuseUnknownFields(options, MODULE_FIELDS);
     const { defaultRule: _rule, store, prefix = 'tollgate', rules: _rules, user: _user, budget: _budget, ...defaults } = options;
     this.basePrefix = prefix;
     this.store = store ?? new MemoryStore(options.clock ? { clock: options.clock } : {});
@@ -91,7 +101,7 @@ export class RateLimitRegistry implements OnModuleInit {
    * express-rate-limit's `resetKey` for the whole app: the client named by what a rule's `key`
    * returns, or by its address, starts afresh in every rule built from `@RateLimit()` or
    * `defaultRule` that can name it so (a rule without `key` cannot name a client by anything but
-   * its address, and is passed over for another key). A module rule set resets through its
+   * its address, and is passed over for another key). A module rule set resets through
    * `identitiesOf`.
    */
   async resetKey(keyOrAddress: string): Promise<void> {
@@ -108,6 +118,25 @@ export class RateLimitRegistry implements OnModuleInit {
       resets.push(rule.resetKey(keyOrAddress));
     }
     await Promise.all(resets);
+  }
+
+  /**
+   * The rules of the module's rule set (`rules`) that count `client` (its address, user id,
+   * headers), each with its limiter and the key the client is counted under there, as the
+   * rule-set middleware of Express and Koa tell it:
+   * `for (const { limiter, key } of registry.identitiesOf({ ip, user })) await limiter.reset(key)`.
+   * Throws `ERR_TOLLGATE_INVALID_OPTION` when the module has no `rules` (decorated rules reset
+   * with `resetKey`), `ERR_TOLLGATE_INVALID_KEY` when `ip` is not an address.
+   */
+  identitiesOf(client: RuleClient): RuleMatch[] {
+    if (this.ruleSet === undefined) {
+      throw new TollgateError(
+        'ERR_TOLLGATE_INVALID_OPTION',
+        'identitiesOf names the clients of the module rule set, and RateLimitModule has no `rules`: reset decorated rules with resetKey',
+        'rules',
+      );
+    }
+    return this.ruleSet.identitiesOf(client);
   }
 
   enter(context: ExecutionContext, request: unknown): void {
@@ -205,7 +234,8 @@ export class RateLimitRegistry implements OnModuleInit {
       { message: defaults.message, errorMessage: defaultErrorMessage },
       { message: spec.message, errorMessage },
     );
-    const http = createHttpLimiter({ ...defaults, ...spec, ...message, store: this.store, prefix });
+    const key = this.watchKey(spec.key ?? defaults.key);
+    const http = createHttpLimiter({ ...defaults, ...spec, ...message, ...(key && { key }), store: this.store, prefix });
     const limiter = withHandler(http, handler ?? defaultHandler);
     this.byPrefix.set(prefix, { owner, limiter });
     return limiter;
@@ -232,6 +262,17 @@ export class RateLimitRegistry implements OnModuleInit {
     return `${this.basePrefix}:#${createHash('sha256').update(id).digest('base64url').slice(0, 16)}`;
   }
 }
+
+/** One entry per field of `RateLimitModuleOptions`: the compiler refuses this object when one is missing. */
+const MODULE_FIELDS = {
+  ...BEHAVIOUR_FIELDS,
+  ...LIMITER_FIELDS,
+  errorMessage: true,
+  defaultRule: true,
+  budget: true,
+  rules: true,
+  user: true,
+} as const satisfies Record<keyof RateLimitModuleOptions, true>;
 
 /** @nestjs/throttler's module options (`[{ ttl, limit }]`, `throttlers`, `storage`...), refused with what to write. */
 function refuseThrottlerOptions(options: RateLimitModuleOptions): void {

@@ -1,4 +1,4 @@
-import { createHttpLimiter, type HttpRuleSetOptions, TollgateError } from '@tollgate/core';
+import { createHttpLimiter, type HttpRuleSetLimiter, type HttpRuleSetOptions, TollgateError } from '@tollgate/core';
 import type { RateLimitHandler, RateLimitRuleSetOptions, RouteRule } from './options.js';
 import { withHandler } from './route-rule.js';
 
@@ -17,6 +17,7 @@ const SHARED_FIELDS = {
   message: true,
   statusCode: true,
   storeErrorStatusCode: true,
+  checkProxy: true,
   skipFailedRequests: true,
   skipSuccessfulRequests: true,
   user: true,
@@ -25,7 +26,7 @@ const SHARED_FIELDS = {
 /** The limiter of the module's rule set, with the module's HTTP options; undefined without `rules`. */
 export function ruleSetLimiter(
   options: RateLimitRuleSetOptions & { defaultRule?: unknown; handler?: RateLimitHandler },
-): RouteRule | undefined {
+): (HttpRuleSetLimiter & RouteRule) | undefined {
   const { rules } = options;
   if (rules === undefined) return undefined;
   if (options.defaultRule !== undefined) {
@@ -40,5 +41,5 @@ export function ruleSetLimiter(
     const value = (options as Record<string, unknown>)[field];
     if (value !== undefined) shared[field] = value;
   }
-  return withHandler(createHttpLimiter({ ...shared, rules } as HttpRuleSetOptions), options.handler);
+  return withHandler<HttpRuleSetLimiter & RouteRule>(createHttpLimiter({ ...shared, rules } as HttpRuleSetOptions), options.handler);
 }

@@ -265,3 +265,18 @@ describe.each(PLATFORMS)('several rules on one route on %s', (platform) => {
     ]);
   });
 });
+
+describe('module options', () => {
+  it.each([
+    ['defaultRul', { defaultRul: { perMinute: 1 } }, 'defaultRule'],
+    ['stroe', { stroe: {} }, 'store'],
+    ['bugdet', { bugdet: 'per-handler' }, 'budget'],
+    ['skipFailedRequest', { defaultRule: { perMinute: 1 }, skipFailedRequest: true }, 'skipFailedRequests'],
+  ])('refuse a misspelt %s at boot, naming it and the option it most likely meant', async (field, options, closest) => {
+    const module = RateLimitModule.forRoot(options as RateLimitModuleOptions);
+    const boot = startApp('express', { imports: [module], controllers: [PlainController], providers: withGuard });
+    await expect(boot).rejects.toBeInstanceOf(TollgateError);
+    await expect(boot).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field });
+    await expect(boot).rejects.toThrow(`did you mean ${closest}?`);
+  });
+});

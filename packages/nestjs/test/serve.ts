@@ -1,7 +1,14 @@
 import type { RequestListener } from 'node:http';
 import { Controller, Get, type INestApplication, Post, Req, Res } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import type { ContractApp, ContractFramework, ContractLimiter, ContractOptions, ContractRoute } from '@tollgate/testing';
+import {
+  type ContractApp,
+  type ContractFramework,
+  type ContractLimiter,
+  type ContractOptions,
+  type ContractRoute,
+  contractSpec,
+} from '@tollgate/testing';
 import {
   type HttpLimiter,
   RateLimit,
@@ -12,7 +19,6 @@ import {
   RateLimitRegistry,
   type RateLimitSpec,
 } from '../src/index.js';
-import { contractSpec } from './contract-request.js';
 import { type Platform, startApp } from './helpers/apps.js';
 
 /**

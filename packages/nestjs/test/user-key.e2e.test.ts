@@ -5,13 +5,14 @@ import {
   Get,
   type INestApplication,
   Injectable,
+  Logger,
   Req,
   UseGuards,
 } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { VirtualClock } from '@tollgate/testing';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRuleSet, RateLimit, type RateLimitedRequest, RateLimitGuard, RateLimitInterceptor, RateLimitModule } from '../src/index.js';
 import { PLATFORMS, startApp } from './helpers/apps.js';
 
@@ -70,7 +71,10 @@ const as = (user: string) => ({ authorization: `Bearer ${user}` });
 
 describe.each(PLATFORMS)('keying by the authenticated user on %s', (platform) => {
   let app: INestApplication;
-  afterEach(() => app.close());
+  afterEach(async () => {
+    await app.close();
+    vi.restoreAllMocks();
+  });
 
   async function statuses(path: string, headers: Record<string, string>, count: number): Promise<number[]> {
     const seen: number[] = [];
@@ -79,6 +83,7 @@ describe.each(PLATFORMS)('keying by the authenticated user on %s', (platform) =>
   }
 
   it('gives each user a budget with RateLimitInterceptor as APP_INTERCEPTOR, which runs after the auth guard', async () => {
+    const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const clock = new VirtualClock();
     app = await startApp(platform, {
       imports: [RateLimitModule.forRoot({ clock: clock.now })],
@@ -89,6 +94,7 @@ describe.each(PLATFORMS)('keying by the authenticated user on %s', (platform) =>
     expect(await statuses('/me', as('bob'), 3)).toEqual([200, 200, 429]);
     // Refused by the auth guard: the interceptor never runs, nothing is counted.
     expect(await statuses('/me', {}, 3)).toEqual([403, 403, 403]);
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it('gives each user a budget with @UseGuards(AuthGuard, RateLimitGuard)', async () => {
@@ -101,7 +107,8 @@ describe.each(PLATFORMS)('keying by the authenticated user on %s', (platform) =>
     expect(await statuses('/orders', as('bob'), 3)).toEqual([200, 200, 429]);
   });
 
-  it('shares one IP budget between users when the guard runs globally, before the auth guard', async () => {
+  it('shares one IP budget between users when the guard runs globally, before the auth guard, and warns once', async () => {
+    const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const clock = new VirtualClock();
     app = await startApp(platform, {
       imports: [RateLimitModule.forRoot({ clock: clock.now })],
@@ -110,6 +117,11 @@ describe.each(PLATFORMS)('keying by the authenticated user on %s', (platform) =>
     });
     expect(await statuses('/me', as('alice'), 2)).toEqual([200, 200]);
     expect(await statuses('/me', as('bob'), 1)).toEqual([429]);
+    // Said once, naming the setups that work.
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toContain('ran before your auth guard');
+    expect(warn.mock.calls[0]![0]).toContain('RateLimitInterceptor as APP_INTERCEPTOR');
+    expect(warn.mock.calls[0]![0]).toContain('@UseGuards(AuthGuard, RateLimitGuard)');
   });
 
   it('puts the decision on the request as req.rateLimit', async () => {

@@ -16,6 +16,7 @@ import { OverrideLimits } from './service/overrides.js';
 import { createRateLimitService, type RateLimitService } from './service/should-rate-limit.js';
 import { compileCheck } from './transport/check.js';
 import { bindGrpc, createGrpcServer } from './transport/grpc.js';
+import { addGrpcHealth, type GrpcHealth } from './transport/grpc-health.js';
 import { createHttpServer } from './transport/http-server.js';
 
 export interface TollgateServer {
@@ -113,6 +114,7 @@ async function listen(service: RateLimitService, config: LiveConfig, options: Se
   const check = options.check === undefined ? undefined : compileCheck(options.check);
   const grpcServer =
     options.grpc === false ? undefined : createGrpcServer(service, { logger, onCall: (code, s) => metrics.call('grpc', code, s) });
+  const health = grpcServer === undefined ? undefined : addGrpcHealth(grpcServer, ready);
   const httpServer =
     options.http === false
       ? undefined
@@ -133,7 +135,7 @@ async function listen(service: RateLimitService, config: LiveConfig, options: Se
       return ready();
     },
     close() {
-      closing ??= shutDown(grpcServer, httpServer, config, timeoutMs);
+      closing ??= shutDown({ grpcServer, health, httpServer, config }, timeoutMs);
       return closing;
     },
   };
@@ -153,7 +155,15 @@ function listenHttp(server: HttpServer, host: string, port: number): Promise<num
   });
 }
 
-async function shutDown(grpcServer: grpc.Server | undefined, httpServer: HttpServer | undefined, config: LiveConfig, timeoutMs: number) {
+interface Listeners {
+  grpcServer: grpc.Server | undefined;
+  health: GrpcHealth | undefined;
+  httpServer: HttpServer | undefined;
+  config: LiveConfig;
+}
+
+async function shutDown({ grpcServer, health, httpServer, config }: Listeners, timeoutMs: number) {
+  health?.stop();
   config.close();
   await Promise.all([
     grpcServer === undefined ? undefined : drainGrpc(grpcServer, timeoutMs),
@@ -163,7 +173,11 @@ async function shutDown(grpcServer: grpc.Server | undefined, httpServer: HttpSer
 
 function drainGrpc(server: grpc.Server, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.forceShutdown(), timeoutMs);
+    // After a forced shutdown grpc-js may never call tryShutdown's callback (a health Watch stream left open, say).
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, timeoutMs);
     server.tryShutdown(() => {
       clearTimeout(timer);
       resolve();

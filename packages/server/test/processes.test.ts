@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RedisProcess } from '@tollgate/testing';
+import { markdownSample, RedisProcess } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitRequest, RateLimitResponse } from '../src/index.js';
 import { ConfigFolder, ServerProcess, serverYaml } from './helpers/cli.js';
@@ -86,6 +86,18 @@ descriptors:
       expect(refusal.msg).toBe('config refused; the last good config stays in force');
       expect(refusal.err).toMatchObject({ code: 'ERR_TOLLGATE_INVALID_RULES', field: 'descriptors[1].rate_limit.unit' });
       expect(refusal.err!.message).toContain(folder.path(rulesName));
+      // The README's log lines are these two, but for the time, the ports and the file's path.
+      const [listening, refused] = markdownSample(new URL('../README.md', import.meta.url), 'logs').map((line) => JSON.parse(line));
+      const asInSample = (line: { msg: string; err?: { message: string } }, sample: { time: string }) => ({
+        ...line,
+        time: sample.time,
+        msg: line.msg.replace(/gRPC \d+, HTTP \d+/, 'gRPC 8081, HTTP 8080'),
+        ...(line.err
+          ? { err: { ...line.err, message: line.err.message.replace(folder.path(rulesName), '/etc/tollgate/ratelimit/edge.yaml') } }
+          : {}),
+      });
+      expect(asInSample(server.logs[0]!, listening)).toEqual(listening);
+      expect(asInSample(refusal, refused)).toEqual(refused);
       expect((await limitNow('after'))?.requests_per_unit).toBe(7);
     } finally {
       await server.stop();

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markdownSample } from './markdown-sample.js';
 import { NodeProcess } from './node-process.js';
 import { type RedisTarget, startRedis } from './redis-server.js';
 
@@ -10,11 +11,17 @@ async function send(base: string, path: string, init?: RequestInit) {
   return { status: res.status, headers: res.headers, body: await res.text() };
 }
 
+/** What an example's framework does its own way. */
+export interface ExampleAppOptions {
+  /** The Content-Type of the login route's problem+json 429. Default `application/problem+json` (Fastify adds the charset). */
+  problemContentType?: string;
+}
+
 /**
- * The example apps' tests, written once: the Express and the Koa example serve the same API
+ * The example apps' tests, written once: the Express, Koa and Fastify examples serve the same API
  * (`src/server.ts`) and the same demo (`src/demo.ts`) from the folder `exampleUrl`.
  */
-export function describeExampleApp(framework: string, exampleUrl: URL): void {
+export function describeExampleApp(framework: string, exampleUrl: URL, options: ExampleAppOptions = {}): void {
   const exampleDir = fileURLToPath(exampleUrl);
 
   describe.each(['memory', 'redis'] as const)(`the ${framework} example on %s (built packages: \`pnpm test\` builds them)`, (kind) => {
@@ -25,7 +32,7 @@ export function describeExampleApp(framework: string, exampleUrl: URL): void {
     });
 
     itLimitsApiRoutes(app);
-    itLimitsLoginAndSearchButNeverHealth(app);
+    itLimitsLoginAndSearchButNeverHealth(app, options.problemContentType ?? 'application/problem+json');
   });
 
   describe(`the ${framework} demo (what \`pnpm demo\` runs)`, () => {
@@ -38,6 +45,9 @@ export function describeExampleApp(framework: string, exampleUrl: URL): void {
       const statuses = [...out.matchAll(/^request (\d)\s+(\d{3})/gm)].map((m) => Number(m[2]));
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
       expect(out).toContain('ratelimit: "public";r=0;t=5  retry-after: 5');
+      // The root README shows two of its lines.
+      const shown = markdownSample(new URL('../../../README.md', import.meta.url), 'demo');
+      expect(out.split('\n').filter((line) => shown.includes(line))).toEqual(shown);
     });
   });
 }
@@ -97,7 +107,7 @@ function itLimitsApiRoutes(app: ExampleServer): void {
   });
 }
 
-function itLimitsLoginAndSearchButNeverHealth(app: ExampleServer): void {
+function itLimitsLoginAndSearchButNeverHealth(app: ExampleServer, problemContentType: string): void {
   it('POST /auth/login: 5 attempts per 15 minutes, then a problem+json 429', async () => {
     const attempt = () =>
       send(app.base, '/auth/login', {
@@ -108,7 +118,7 @@ function itLimitsLoginAndSearchButNeverHealth(app: ExampleServer): void {
     for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
     const denied = await attempt();
     expect(denied.status).toBe(429);
-    expect(denied.headers.get('content-type')).toBe('application/problem+json');
+    expect(denied.headers.get('content-type')).toBe(problemContentType);
     expect(JSON.parse(denied.body)).toMatchObject({
       status: 429,
       title: 'Too Many Requests',

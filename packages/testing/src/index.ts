@@ -1,7 +1,8 @@
 export { describeBuiltPackage } from './built-package.js';
-export { describeExampleApp } from './example-app.js';
-export type { BackendContext } from './http-contract/index.js';
-export { describeHttpAdapter, describeOnBackends, structured } from './http-contract/index.js';
+export { killClientConnections } from './client-kill.js';
+export { describeExampleApp, type ExampleAppOptions } from './example-app.js';
+export type { BackendContext, ContractRequestView } from './http-contract/index.js';
+export { contractSpec, describeHttpAdapter, describeOnBackends, structured, withContractRequests } from './http-contract/index.js';
 export type {
   AdapterCapabilities,
   ContractApp,
@@ -17,12 +18,17 @@ export type {
   CoreKit,
   HttpAdapter,
 } from './http-contract/types.js';
+export type { CurlResponse } from './markdown-sample.js';
+export { asCurlShows, headersAsShown, markdownExample, markdownSample } from './markdown-sample.js';
 export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';
+export { itTypesRateLimitOptions } from './rate-limit-types.js';
 export type { RedisClusterOptions } from './redis-cluster.js';
 export { RedisClusterProcess } from './redis-cluster.js';
 export type { RedisProcessOptions, RedisTarget } from './redis-server.js';
 export { assertRedisInstalled, RedisProcess, startRedis } from './redis-server.js';
 export { httpRulesYaml, RuleFile } from './rule-file.js';
+export type { RunTypeScriptOptions } from './run-typescript.js';
+export { runTypeScript } from './run-typescript.js';
 export { VirtualClock } from './virtual-clock.js';

@@ -47,6 +47,36 @@ export class NodeProcess {
     });
   }
 
+  /** Resolves once what the process printed matches `pattern`; rejects when it exits first or after `timeoutMs` (default 20 s). */
+  waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    const { child } = this;
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const match = this.printed.match(pattern);
+        if (match === null) return;
+        settle();
+        resolve(match);
+      };
+      const exited = (code: number | null) => {
+        settle();
+        reject(new Error(`the process exited with ${code} before printing ${pattern}:\n${this.printed}`));
+      };
+      const timer = setTimeout(() => {
+        settle();
+        reject(new Error(`nothing printed matched ${pattern} within ${timeoutMs} ms:\n${this.printed}`));
+      }, timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+        child.off('close', exited);
+      };
+      child.stdout?.on('data', check);
+      // 'close' comes after the last output: nothing printed is missed.
+      child.once('close', exited);
+      check();
+    });
+  }
+
   /** Everything printed so far, stdout then stderr. */
   get printed(): string {
     return this.output();

@@ -22,6 +22,7 @@ export interface HttpConfig extends Record<Exclude<keyof HttpBehaviourOptions, '
   readonly message: HttpBehaviourOptions['message'];
   readonly statusCode: number;
   readonly storeErrorStatusCode: number;
+  readonly checkProxy: boolean;
   readonly skipFailedRequests: boolean;
   readonly skipSuccessfulRequests: boolean;
 }
@@ -62,6 +63,7 @@ export function parseHttpConfig(options: HttpBehaviourOptions): HttpConfig {
     message: options.message,
     statusCode: options.statusCode ?? 429,
     storeErrorStatusCode: options.storeErrorStatusCode ?? 503,
+    checkProxy: options.checkProxy ?? true,
     skipFailedRequests: options.skipFailedRequests ?? false,
     skipSuccessfulRequests: options.skipSuccessfulRequests ?? false,
   };
@@ -98,7 +100,7 @@ function checkBehaviour(options: HttpBehaviourOptions): void {
       throw invalid(field, 'must be a whole number from 400 to 599', status);
     }
   }
-  for (const field of ['skipFailedRequests', 'skipSuccessfulRequests'] as const) {
+  for (const field of ['checkProxy', 'skipFailedRequests', 'skipSuccessfulRequests'] as const) {
     if (options[field] !== undefined && typeof options[field] !== 'boolean') throw invalid(field, 'must be a boolean', options[field]);
   }
 }

@@ -2,14 +2,16 @@ import { describeValue, TollgateError } from '../errors.js';
 import { consumeNowOf, limiterOf, variantsOf } from '../limiter.js';
 import { configureLimiter } from '../limiter-config.js';
 import type { LimiterOptions } from '../limiter-types.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import { bindRule, type RuleSpec } from '../spec.js';
 import { type ClientAddress, clientAddresses } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { identityMapper, KEY_PREFIX } from './identities.js';
 import { refuseForeignOptions, translateMigratedOptions } from './migrated-options.js';
-import { splitInlineOptions, withDefaultPrefix } from './options.js';
+import { INLINE_FIELDS, splitInlineOptions, withDefaultPrefix } from './options.js';
 import { limiterChooser, splitPerRequest } from './per-request.js';
 import { policyOf } from './policies.js';
+import { untrustedProxyWarning } from './proxy-check.js';
 import { createRuleSetHttpLimiter } from './rule-set-http-limiter.js';
 import type { HttpLimiter, HttpRateLimitOptions, HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
@@ -28,10 +30,10 @@ export function createHttpLimiter(options: HttpRateLimitOptions | HttpRuleSetOpt
   if (typeof options !== 'object' || options === null) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_SPEC', `options must be an object (got ${describeValue(options)})`, 'options');
   }
-  if ('rules' in options) {
-    refuseForeignOptions(options);
-    return createRuleSetHttpLimiter(options);
-  }
+  refuseForeignOptions(options);
+  if ('rules' in options) return createRuleSetHttpLimiter(options);
+  // A misspelt name is named as written, before a rule missing what it meant to give is refused.
+  refuseUnknownFields(options, INLINE_FIELDS, 'spec.', 'ERR_TOLLGATE_INVALID_SPEC');
   return createInlineHttpLimiter(translateMigratedOptions(options));
 }
 
@@ -91,6 +93,7 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     resetKey: (keyOrAddress) => limiter.reset(keyOrAddress).then(() => undefined),
     readsOnlyAddress,
     requestPropertyName: config.requestPropertyName,
+    untrustedProxy: untrustedProxyWarning(config.checkProxy, limiterOptions.logger ?? console),
     checkNow,
     check(info) {
       const verdict = checkNow(info);
@@ -110,7 +113,7 @@ function inlineLimiter(rule: RuleSpec, options: LimiterOptions, identityOf: (key
   const chosenPerCall = fields.length > 0 ? fields : undefined;
   const build = (prefix: string) =>
     limiterOf({ ...configureLimiter(bindable, limits, { ...options, prefix }), keyOf: identityOf, chosenPerCall });
-  const limiter = options.prefix === undefined ? withDefaultPrefix(limits, build) : build(options.prefix);
+  const limiter = options.prefix === undefined ? withDefaultPrefix(limits, options.store, build) : build(options.prefix);
   const choose = chosenPerCall === undefined ? undefined : limiterChooser(fields, limiter, variantsOf(limiter)!);
   return { limiter, choose };
 }

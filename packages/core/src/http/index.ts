@@ -1,8 +1,12 @@
+export type { HttpAdaptiveLimiter, HttpAdaptiveOptions, HttpAdaptiveVerdict, RequestOutcome } from './adaptive-http.js';
+export { createHttpAdaptiveLimiter, defaultOutcome } from './adaptive-http.js';
 export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
-export { headerText, mergeRateLimitHeaders } from './merge-fields.js';
+export { headerText, mergeRateLimitHeaders, rateLimitMemberNames, withoutRateLimitMembers } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
+export { BEHAVIOUR_FIELDS } from './options.js';
+export { UNTRUSTED_PROXY_WARNING } from './proxy-check.js';
 export { requestRateLimit } from './request-rate-limit.js';
 export type {
   DraftVersion,

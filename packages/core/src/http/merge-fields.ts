@@ -78,6 +78,23 @@ export function mergeRateLimitHeaders(
   });
 }
 
+/** The names of a `RateLimit-Policy` or `RateLimit` list's named members, in order (none for an absent field). */
+export function rateLimitMemberNames(list: string | undefined): string[] {
+  if (list === undefined) return [];
+  return members(list).flatMap((member) => nameOf(member) ?? []);
+}
+
+/**
+ * `list` without its members named in `names`: what a limiter reporting again on the same
+ * response (a GraphQL guard checks every field it limits) takes away before merging its new
+ * members, so a response carries one member per limiter. Undefined when nothing is left.
+ */
+export function withoutRateLimitMembers(list: string | undefined, names: ReadonlySet<string>): string | undefined {
+  if (list === undefined || names.size === 0) return list;
+  const kept = members(list).filter((member) => !names.has(nameOf(member) ?? ''));
+  return kept.length === 0 ? undefined : kept.join(', ');
+}
+
 /** A response header as one string: Node gives numbers, strings or arrays of strings. */
 export function headerText(value: number | string | readonly string[] | undefined): string | undefined {
   if (value === undefined) return undefined;

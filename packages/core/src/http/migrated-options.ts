@@ -21,10 +21,9 @@ export function refuseForeignOptions(options: object): void {
 /**
  * Accepts express-rate-limit's rule, `{ windowMs, limit }` (or its older `max`), as the
  * fixed window it is — a counter per client that starts with its first request and resets
- * `windowMs` later — and refuses other libraries' option names with the Tollgate name to use.
+ * `windowMs` later. Other libraries' option names are refused first (`refuseForeignOptions`).
  */
 export function translateMigratedOptions<T extends object>(options: T): T {
-  refuseForeignOptions(options);
   const fields = options as Record<string, unknown>;
   if (fields.windowMs !== undefined) return windowRule(fields) as T;
   if (fields.max !== undefined) throw invalid('max', "is express-rate-limit's: use { windowMs, limit } or { perMinute }", fields.max);

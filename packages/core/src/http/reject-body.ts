@@ -25,10 +25,12 @@ function json(contentType: string, payload: object): RejectBody {
 }
 
 function describe(decision: Decision): string {
+  // Refused by the failure mode ('closed'): the service is at fault, not the client's rate.
+  const what = decision.source === 'policy' ? 'Service unavailable' : 'Too many requests';
   // Never: a limit of 0, a count that never resets spent, or a cost above what the limit admits.
-  if (!Number.isFinite(decision.retryAfterMs)) return 'Too many requests: the limit admits no more.';
+  if (!Number.isFinite(decision.retryAfterMs)) return `${what}: the limit admits no more.`;
   const seconds = ceilSeconds(decision.retryAfterMs);
-  return `Too many requests: retry in ${seconds} second${seconds === 1 ? '' : 's'}.`;
+  return `${what}: retry in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 }
 
 /**

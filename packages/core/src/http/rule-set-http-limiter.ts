@@ -1,9 +1,11 @@
 import { describeValue, TollgateError } from '../errors.js';
+import { closestName, refuseUnknownFields } from '../option-fields.js';
 import type { RuleClient, RuleMatch } from '../rules/rule-set.js';
 import { type ClientAddress, clientAddresses, UNKNOWN_ADDRESS } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { BEHAVIOUR_FIELDS } from './options.js';
 import { policyOf } from './policies.js';
+import { untrustedProxyWarning } from './proxy-check.js';
 import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
 import { verdictMaker } from './verdicts.js';
 
@@ -51,6 +53,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
     rules,
     identitiesOf,
     requestPropertyName: config.requestPropertyName,
+    untrustedProxy: untrustedProxyWarning(config.checkProxy, console),
     check(info) {
       const client = clientOf(info.ip);
       if (isAllowed !== undefined && client.address !== undefined && isAllowed(client.address)) return SKIPPED;
@@ -89,6 +92,10 @@ function validateRuleSetOptions(options: HttpRuleSetOptions): void {
         'key cannot be combined with rules: every rule names its own key (ip, user, apiKey or { header })',
         'key',
       );
+    }
+    // A name close to one a rule set takes is a misspelling; another is an option of inline rules.
+    if (!Object.hasOwn(RULE_SET_FIELDS, field) && closestName(field, Object.keys(RULE_SET_FIELDS)) !== undefined) {
+      refuseUnknownFields(options, RULE_SET_FIELDS);
     }
     if (!Object.hasOwn(RULE_SET_FIELDS, field)) {
       throw new TollgateError(

@@ -71,6 +71,12 @@ export interface HttpBehaviourOptions {
    * (`decision.source === 'policy'`): the service, not the client, is at fault. Default 503.
    */
   storeErrorStatusCode?: number;
+  /**
+   * Warn once (through the limiter's `logger`) when a request carries `X-Forwarded-For` or
+   * `Forwarded` while the framework trusts no proxy: every client behind the proxy would share the
+   * proxy's budget. Default true; false when no proxy stands in front and clients send the header themselves.
+   */
+  checkProxy?: boolean;
   /** Refund after the response: don't count requests that failed (status >= 400 or aborted). */
   skipFailedRequests?: boolean;
   /** Refund after the response: don't count requests that succeeded (status < 400). */
@@ -142,6 +148,11 @@ export interface HttpRequestChecker {
   checkNow?(info: HttpRequestInfo): HttpVerdict | Promise<HttpVerdict>;
   /** The `requestPropertyName` option: where an adapter puts the decision on the request. Absent: `rateLimit`. */
   readonly requestPropertyName?: string;
+  /**
+   * Called by the adapter for a request carrying `X-Forwarded-For` or `Forwarded` while its
+   * framework trusts no proxy: warns once. Absent with `checkProxy: false`.
+   */
+  readonly untrustedProxy?: () => void;
 }
 
 /** An HTTP limiter of one rule given inline. */

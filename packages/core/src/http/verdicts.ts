@@ -52,11 +52,28 @@ export function verdictMaker(config: HttpConfig): { decide: Decide; verdictOf: V
   }
 
   const verdictOf: VerdictOf = (limiter, policy, decision, identity, key, raw) =>
-    decision.allowed ? passVerdict(limiter, policy, decision, identity, key, raw) : rejectVerdict(policy, decision, key, raw);
+    decision.allowed
+      ? passVerdict(limiter, policy, decision, identity, key, raw)
+      : rejectVerdict(policy, retryEstimated(limiter, decision), key, raw);
   // A plain `then` rather than an async function: one promise fewer on every request.
   const decide: Decide = (limiter, policy, identity, key, raw) =>
     limiter.consume(identity).then((decision) => verdictOf(limiter, policy, decision, identity, key, raw));
   return { decide, verdictOf };
+}
+
+/** What a client refused a concurrency slot is told to wait: the shortest time `Retry-After` can say. */
+const CONCURRENCY_RETRY_MS = 1000;
+
+/**
+ * The decision as a refused client is told it. A concurrency slot frees the moment a request in
+ * flight ends, which nothing can foresee; the store's `retryAfterMs` (until the oldest lease
+ * expires: `leaseTtl`, minutes) only bounds a holder that crashed, so such a denial says 1 second.
+ */
+function retryEstimated(limiter: Limiter, decision: Decision): Decision {
+  if (decision.source === 'policy' || !(decision.retryAfterMs > CONCURRENCY_RETRY_MS)) return decision;
+  const denying = limiter.limits.find((limit) => limit.name === decision.limitName);
+  if (denying?.algorithm.release === undefined) return decision;
+  return { ...decision, retryAfterMs: CONCURRENCY_RETRY_MS };
 }
 
 type Settler = (

@@ -3,7 +3,7 @@
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
---   `token`, then peek | 'f' refund), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
+--   `token`, then peek | 'f' refund | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
 --   rules above), and 't' when its ops carry a token, else '';
 --   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
 --   the shape says so (a string unique to the op, for algorithms that store per-request members),
@@ -224,116 +224,139 @@ shapes, a = read_shapes(rules, a)
 local first_kind = shapes[ARGV[a + 1]].kind
 local fetched = NOTHING
 if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'l' then fetched = check_types(shapes, a) end
-local reply = { ARGV[#ARGV], 0 }
-local r, k = 2, 1
-for _ = 1, tonumber(ARGV[a]) do
-  local shape = shapes[ARGV[a + 1]]
-  local kind, cost, rule, token = shape.kind, shape.cost, shape.rule, ''
-  a = a + 1
-  if shape.token then
-    token = ARGV[a + 1]
+local ops_at = a
+
+-- Runs the ops from ARGV[ops_at]; a group's consumes (kind 'a') run as `group_kind`. Returns the
+-- reply (its Redis TIME left 0: see `reply_of`) and whether every op was allowed by all of its limits.
+local function run_ops(group_kind)
+  local a = ops_at
+  local reply = { ARGV[#ARGV], 0 }
+  local r, k = 2, 1
+  local every_allowed = true
+  for _ = 1, tonumber(ARGV[a]) do
+    local shape = shapes[ARGV[a + 1]]
+    local kind, cost, rule, token = shape.kind, shape.cost, shape.rule, ''
+    if kind == 'a' then kind = group_kind end
     a = a + 1
-  end
-  local charge
-  if kind == 'g' then
-    charge = { at = tonumber(ARGV[a + 1]), cost = tonumber(ARGV[a + 2]), token = token }
-    kind = 'f'
-    a = a + 2
-  end
-  local now, ttl_extra = shape.now, slack
-  if not now then
-    if not server_now then read_server_now() end
-    now, ttl_extra = server_now, 0
-  end
-  local algos, params, place, own, packed = rule.algos, rule.params, rule.place, rule.own, rule.packed
-  local packed_key = KEYS[k]
-  local old = NOTHING
-  if kind == 'r' then
-    redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
-  elseif packed > 0 then
-    local value = fetched[k]
-    if value == nil then value = redis.call('GET', packed_key) end
-    -- A value of another length (not written by this script) reads as no state.
-    if value and #value == rule.bytes then
-      if packed == 1 then
-        -- A lone limit's 3 doubles at most (never NaN: it is deleted, not marked, when its TTL
-        -- runs out), in a table reused from op to op; a single double in one store.
-        if rule.doubles == 1 then
-          lone[1] = sunpack(rule.layout, value)
+    if shape.token then
+      token = ARGV[a + 1]
+      a = a + 1
+    end
+    local charge
+    if kind == 'g' then
+      charge = { at = tonumber(ARGV[a + 1]), cost = tonumber(ARGV[a + 2]), token = token }
+      kind = 'f'
+      a = a + 2
+    end
+    local now, ttl_extra = shape.now, slack
+    if not now then
+      if not server_now then read_server_now() end
+      now, ttl_extra = server_now, 0
+    end
+    local algos, params, place, own, packed = rule.algos, rule.params, rule.place, rule.own, rule.packed
+    local packed_key = KEYS[k]
+    local old = NOTHING
+    if kind == 'r' then
+      redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
+    elseif packed > 0 then
+      local value = fetched[k]
+      if value == nil then value = redis.call('GET', packed_key) end
+      -- A value of another length (not written by this script) reads as no state.
+      if value and #value == rule.bytes then
+        if packed == 1 then
+          -- A lone limit's 3 doubles at most (never NaN: it is deleted, not marked, when its TTL
+          -- runs out), in a table reused from op to op; a single double in one store.
+          if rule.doubles == 1 then
+            lone[1] = sunpack(rule.layout, value)
+          else
+            lone[1], lone[2], lone[3] = sunpack(rule.layout, value)
+          end
+          old = lone
         else
-          lone[1], lone[2], lone[3] = sunpack(rule.layout, value)
+          old = unpack_doubles(value, rule)
         end
-        old = lone
-      else
-        old = unpack_doubles(value, rule)
       end
     end
-  end
-  for d = 1, rule.doubles do fresh_ttl[d] = false end
-  local refunded_any = false
-  local all_allowed, writes = true, 0
-  -- Where the steps put the new states: only a consume's are written.
-  local out = scratch
-  if kind == 'c' then out = fresh end
-  for i = 1, #algos do
-    local algo, p, at = algos[i], params[i], place[i]
-    local key, state = packed_key, old
-    if not at then key = KEYS[k + own[i]] end
-    if kind == 'l' and algo.release then algo.release(key, p, now, token) end
-    local step_cost = cost
-    if kind == 'f' then
-      step_cost = 1
-      if algo.refund then
-        local refunded_ttl, refunded = algo.refund(key, p, cost, now, old, at, fresh, charge)
-        if refunded_ttl then
-          refunded_ttl = refunded_ttl + ttl_extra
+    for d = 1, rule.doubles do fresh_ttl[d] = false end
+    local refunded_any = false
+    local all_allowed, writes = true, 0
+    -- Where the steps put the new states: only a consume's are written.
+    local out = scratch
+    if kind == 'c' then out = fresh end
+    for i = 1, #algos do
+      local algo, p, at = algos[i], params[i], place[i]
+      local key, state = packed_key, old
+      if not at then key = KEYS[k + own[i]] end
+      if kind == 'l' and algo.release then algo.release(key, p, now, token) end
+      local step_cost = cost
+      if kind == 'f' then
+        step_cost = 1
+        if algo.refund then
+          local refunded_ttl, refunded = algo.refund(key, p, cost, now, old, at, fresh, charge)
+          if refunded_ttl then
+            refunded_ttl = refunded_ttl + ttl_extra
+            if at then
+              fresh_ttl[at], refunded_any = refunded_ttl, true
+              -- The peek below reads the refunded state.
+              state = fresh
+              if refunded_ttl <= 0 then state = NOTHING end
+            else
+              write(algo, key, refunded, refunded_ttl)
+            end
+          end
+        end
+      end
+      local allowed, remaining, reset, retry, delay, ttl, commit_state = algo.step(key, p, step_cost, now, token, state, at, out)
+      -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
+      -- Otherwise -1 - remaining, reset_ms, verdict.
+      local verdict = delay
+      if allowed == 0 then verdict = -2 - retry end
+      if verdict ~= 0 then remaining = -1 - remaining end
+      -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
+      if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
+      reply[r + 1], reply[r + 2] = remaining, reset
+      r = r + 2
+      if verdict ~= 0 then
+        r = r + 1
+        reply[r] = verdict
+      end
+      if allowed == 0 then
+        all_allowed = false
+      else
+        if kind == 'c' and ttl then
           if at then
-            fresh_ttl[at], refunded_any = refunded_ttl, true
-            -- The peek below reads the refunded state.
-            state = fresh
-            if refunded_ttl <= 0 then state = NOTHING end
+            fresh_ttl[at] = ttl + ttl_extra
           else
-            write(algo, key, refunded, refunded_ttl)
+            writes = writes + 1
+            pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, commit_state, ttl
           end
         end
       end
     end
-    local allowed, remaining, reset, retry, delay, ttl, commit_state = algo.step(key, p, step_cost, now, token, state, at, out)
-    -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
-    -- Otherwise -1 - remaining, reset_ms, verdict.
-    local verdict = delay
-    if allowed == 0 then verdict = -2 - retry end
-    if verdict ~= 0 then remaining = -1 - remaining end
-    -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
-    if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
-    reply[r + 1], reply[r + 2] = remaining, reset
-    r = r + 2
-    if verdict ~= 0 then
-      r = r + 1
-      reply[r] = verdict
-    end
-    if allowed == 0 then
-      all_allowed = false
-    else
-      if kind == 'c' and ttl then
-        if at then
-          fresh_ttl[at] = ttl + ttl_extra
-        else
-          writes = writes + 1
-          pending_algo[writes], pending_key[writes], pending_state[writes], pending_ttl[writes] = algo, key, commit_state, ttl
-        end
+    if kind == 'c' and all_allowed then
+      for w = 1, writes do
+        write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
       end
+      if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
+    elseif refunded_any then
+      write_packed(packed_key, rule, old, fresh, fresh_ttl)
     end
+    if not all_allowed then every_allowed = false end
+    k = k + rule.key_count
   end
-  if kind == 'c' and all_allowed then
-    for w = 1, writes do
-      write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
-    end
-    if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
-  elseif refunded_any then
-    write_packed(packed_key, rule, old, fresh, fresh_ttl)
-  end
-  k = k + rule.key_count
+  return reply, every_allowed
 end
-if server_now then reply[2] = server_now end
-return reply
+
+-- `reply` with the Redis TIME its ops decided on, when they read it.
+local function reply_of(reply)
+  if server_now then reply[2] = server_now end
+  return reply
+end
+
+if first_kind ~= 'a' then return reply_of((run_ops('c'))) end
+-- A group (its ops all of kind 'a', on different keys): each is first run as a peek of its cost,
+-- which writes nothing; only when every one passes are they run again as consumes, on the same
+-- states at the same time, so with the same answers. Otherwise the peeks' answers are the reply.
+local checked, admitted = run_ops('p')
+if not admitted then return reply_of(checked) end
+return reply_of((run_ops('c')))

@@ -1,7 +1,11 @@
-import { TollgateError } from '../errors.js';
+import { invalidOption, TollgateError } from '../errors.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import type { Clock } from '../stores/store.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
+
+/** One entry per option of `BreakerOptions`: the compiler refuses this object when one is missing. */
+const BREAKER_FIELDS = { failureThreshold: true, coolDownMs: true } as const satisfies Record<keyof BreakerOptions, true>;
 
 export interface BreakerOptions {
   /** Consecutive store failures (errors or timeouts) that open the breaker. Default 5. */
@@ -25,12 +29,18 @@ export class Breaker {
   /** When the breaker left the closed state. */
   private openSinceMs = 0;
 
+  /** `field`: where the options sit, named by errors. */
   constructor(
     options: BreakerOptions,
     private readonly clock: Clock,
+    field = 'breaker',
   ) {
-    this.failureThreshold = wholeNumber(options.failureThreshold ?? 5, 'breaker.failureThreshold', 1);
-    this.coolDownMs = wholeNumber(options.coolDownMs ?? 1000, 'breaker.coolDownMs', 1);
+    if (typeof options !== 'object' || options === null) {
+      throw invalidOption(field, 'must be false or { failureThreshold, coolDownMs }', options);
+    }
+    refuseUnknownFields(options, BREAKER_FIELDS, `${field}.`);
+    this.failureThreshold = wholeNumber(options.failureThreshold ?? 5, `${field}.failureThreshold`, 1);
+    this.coolDownMs = wholeNumber(options.coolDownMs ?? 1000, `${field}.coolDownMs`, 1);
   }
 
   get state(): BreakerState {
@@ -95,9 +105,12 @@ export class Breakers {
   constructor(
     private readonly options: BreakerOptions,
     private readonly clock: Clock,
+    field = 'breaker',
   ) {
-    // Validates the options once, up front.
-    this.coolDownMs = this.for('').coolDownMs;
+    // Validates the options once, up front, naming them under `field`.
+    const first = new Breaker(options, clock, field);
+    this.byDomain.set('', first);
+    this.coolDownMs = first.coolDownMs;
   }
 
   for(domain: string): Breaker {

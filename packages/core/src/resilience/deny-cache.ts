@@ -1,11 +1,15 @@
 import type { Decision } from '../decision.js';
 import { TollgateError } from '../errors.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import type { BoundLimit } from '../stores/store.js';
 
 export interface DenyCacheOptions {
   /** Most identities held (the oldest entry goes first when full). Default 10,000. */
   maxEntries?: number;
 }
+
+/** One entry per option of `DenyCacheOptions`: the compiler refuses this object when one is missing. */
+const DENY_CACHE_FIELDS = { maxEntries: true } as const satisfies Record<keyof DenyCacheOptions, true>;
 
 interface Entry {
   decision: Decision;
@@ -30,6 +34,7 @@ export class DenyCache {
 
   /** `field`: where the options sit, named by errors. */
   constructor(options: DenyCacheOptions, field = 'denyCache') {
+    refuseUnknownFields(options, DENY_CACHE_FIELDS, `${field}.`);
     const maxEntries = options.maxEntries ?? 10_000;
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
       throw new TollgateError(
@@ -51,13 +56,14 @@ export class DenyCache {
     limits: readonly BoundLimit[],
     field = 'denyCache',
   ): DenyCache | undefined {
-    if (option === false || !limits.every((limit) => limit.algorithm.denialHoldsUntilRetry === true)) return undefined;
-    if (option === undefined && memoryStore) return undefined;
-    if (option === undefined || option === true) return new DenyCache({});
-    if (typeof option !== 'object' || option === null) {
+    if (option !== undefined && typeof option !== 'boolean' && (typeof option !== 'object' || option === null)) {
       throw new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} must be true, false or { maxEntries }`, field);
     }
-    return new DenyCache(option, field);
+    // Checked even when unused below: a misspelt option is refused whatever the rule.
+    const cache = typeof option === 'object' ? new DenyCache(option, field) : undefined;
+    if (option === false || !limits.every((limit) => limit.algorithm.denialHoldsUntilRetry === true)) return undefined;
+    if (option === undefined && memoryStore) return undefined;
+    return cache ?? new DenyCache({});
   }
 
   get size(): number {

@@ -1,6 +1,7 @@
 import { type Decision, type LimitInfo, toDecision } from '../decision.js';
 import { TollgateError } from '../errors.js';
 import type { BypassReason } from '../events.js';
+import { hashTagOf } from '../keys.js';
 import type { LimiterConfig } from '../limiter-config.js';
 import type { DecisionReport } from '../limiter-report.js';
 import type { Limiter } from '../limiter-types.js';
@@ -43,7 +44,7 @@ export class GuardedStore {
     // Capacity given back here may end a cached denial early.
     if (kind === 'reset' || kind === 'refund') denyCache?.forget(key);
     // One breaker per failure domain: a failed Cluster node does not stop calls to the others.
-    const breaker = breakers?.for(store.failureDomain?.(operation.identity) ?? '');
+    const breaker = breakers?.for(store.failureDomain?.(hashTagOf(operation.keyspaces, operation.identity)) ?? '');
     if (breaker && !breaker.admit()) return this.bypass(operation, key, 'breaker-open', breaker);
     const sentAtMs = now();
     const startedAt = performance.now();

@@ -68,7 +68,7 @@ function compileRule(rule: Fields, path: string, who: string, ruleOptions: Field
   const ruleIdentity = selector(key, `${path}.key`, who).identity;
   const name = rule.name as string;
   if (rule.tiers === undefined) {
-    const bound = boundRule(rule, path, who);
+    const bound = boundRule(rule, path, who, name);
     return {
       name,
       matches,
@@ -95,7 +95,7 @@ function compileRule(rule: Fields, path: string, who: string, ruleOptions: Field
     const identity = tier.key === undefined ? ruleIdentity : selector(tier.key, `${tierPath}.key`, who).identity;
     // Each tier counts under a prefix of its own: tiers never share a count, even on one key.
     const tierOptions = { ...limiterOptions, prefix: `${prefix}/${tier.name}` };
-    const limiter = build(boundRule(tier, tierPath, who), `${name}/${tier.name}`, tierOptions, path, who);
+    const limiter = build(boundRule(tier, tierPath, who, name), `${name}/${tier.name}`, tierOptions, path, who);
     return { name: tier.name, when, identity, limiter };
   });
   return { name, matches, tiers };
@@ -140,14 +140,14 @@ function compileWhen(when: unknown, path: string, who: string, ruleKey: unknown)
   };
 }
 
-/** Binds the `limit` or `limits` of a rule or tier at `path`. */
-function boundRule(holder: Fields, path: string, who: string): BoundRule {
+/** Binds the `limit` or `limits` of a rule or tier at `path`; an unnamed single `limit` is called `rule` (what headers advertise). */
+function boundRule(holder: Fields, path: string, who: string, rule: string): BoundRule {
   if ((holder.limit === undefined) === (holder.limits === undefined)) {
     throw rulesError(`${path}.limit`, who, 'or limits is required (exactly one of them)', holder.limit ?? holder.limits);
   }
   const [spec, specPath] = holder.limit !== undefined ? [holder.limit, `${path}.limit`] : [{ limits: holder.limits }, path];
   try {
-    return { spec: spec as RuleSpec, limits: bindRule(spec, specPath) };
+    return { spec: spec as RuleSpec, limits: bindRule(spec, specPath, rule) };
   } catch (error) {
     throw prefixed(error, who);
   }

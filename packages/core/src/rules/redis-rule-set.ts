@@ -1,8 +1,9 @@
 import { TollgateError } from '../errors.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import { compileRules } from './compile.js';
 import { parseRuleText } from './rule-file.js';
-import { type LoadRuleSetOptions, loadFromSource, type RuleSet, type RuleSource } from './rule-set.js';
+import { LOAD_RULE_SET_FIELDS, type LoadRuleSetOptions, loadFromSource, type RuleSet, type RuleSource } from './rule-set.js';
 
 /**
  * What the rule set uses of an ioredis or iovalkey `Redis` or `Cluster` (described by shape, so the
@@ -40,18 +41,29 @@ export interface RedisRuleSetOptions extends LoadRuleSetOptions, RedisRuleLocati
   client: RuleSetRedisClient;
 }
 
+/** One entry per field of `RedisRuleLocation`: the compiler refuses this object when one is missing. */
+const LOCATION_FIELDS = { key: true, channel: true } as const satisfies Record<keyof RedisRuleLocation, true>;
+
+/** One entry per option of `RedisRuleSetOptions`, likewise. */
+const REDIS_RULE_SET_FIELDS = { ...LOAD_RULE_SET_FIELDS, ...LOCATION_FIELDS, client: true } as const satisfies Record<
+  keyof RedisRuleSetOptions,
+  true
+>;
+
 /**
  * A rule set held in Redis: every instance reads it from `key` and reloads when a change is
  * published on `channel` (and after reconnecting, to catch up). `watch` defaults to true. Watching
  * stops with `rules.close()` or when `client` ends, whichever comes first.
  */
-export function loadRedisRuleSet(options: RedisRuleSetOptions): Promise<RuleSet> {
+export async function loadRedisRuleSet(options: RedisRuleSetOptions): Promise<RuleSet> {
+  refuseUnknownFields(options, REDIS_RULE_SET_FIELDS);
   const { client, key = 'tollgate:rules', channel = `${key}:changed`, ...rest } = options;
   return loadFromSource(redisSource(client, key, channel), { watch: true, ...rest });
 }
 
 /** Validates a rule-set document, stores it and tells every instance. Throws, storing nothing, when it is invalid. */
 export async function publishRuleSet(client: RuleSetRedisClient, text: string, location: RedisRuleLocation = {}): Promise<void> {
+  refuseUnknownFields(location, LOCATION_FIELDS);
   const { key = 'tollgate:rules', channel = `${key}:changed` } = location;
   compileRules(parseRuleText(text, `redis key ${key}`), { store: new MemoryStore() });
   await client.set(key, text);

@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { TollgateError } from '../errors.js';
 import type { LimiterListeners } from '../events.js';
 import type { Limiter } from '../limiter-types.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { Clock, Store } from '../stores/store.js';
 import { type CompiledRule, compileRules } from './compile.js';
@@ -23,6 +24,15 @@ export interface LoadRuleSetOptions extends RuleSetOptions {
   /** Quiet time after the last change before reloading. Default 100 ms. */
   debounceMs?: number;
 }
+
+/** One entry per option of `RuleSetOptions`: the compiler refuses this object when one is missing. */
+const RULE_SET_FIELDS = { store: true, clock: true, events: true } as const satisfies Record<keyof RuleSetOptions, true>;
+
+/** One entry per option of `LoadRuleSetOptions`, likewise. */
+export const LOAD_RULE_SET_FIELDS = { ...RULE_SET_FIELDS, watch: true, debounceMs: true } as const satisfies Record<
+  keyof LoadRuleSetOptions,
+  true
+>;
 
 /** The rule (and tier) a request falls under, and the identity to limit: `key`, read by `selector` as `value`. */
 export interface RuleMatch extends SelectedKey {
@@ -77,6 +87,7 @@ export interface RuleSource {
 
 /** A rule set from a document already in memory (parsed JSON/YAML or an object literal). */
 export function createRuleSet(config: unknown, options: RuleSetOptions = {}): RuleSet {
+  refuseUnknownFields(options, RULE_SET_FIELDS);
   return new SourcedRuleSet(config, options, undefined);
 }
 
@@ -87,6 +98,7 @@ export function loadRuleSet(path: string, options: LoadRuleSetOptions = {}): Pro
 
 /** A rule set read from `source`, watched for changes when `options.watch` is set. */
 export async function loadFromSource(source: RuleSource, options: LoadRuleSetOptions): Promise<RuleSet> {
+  refuseUnknownFields(options, LOAD_RULE_SET_FIELDS);
   const { text, document } = await source.read();
   const set = new SourcedRuleSet(document, options, source);
   set.lastText = text;

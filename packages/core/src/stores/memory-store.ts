@@ -78,6 +78,21 @@ export class MemoryStore implements Store {
     return Promise.resolve(this.executeSync(operation));
   }
 
+  executeGroup(operations: readonly StoreOperation[]): Promise<StoreResult[]> {
+    return Promise.resolve(this.executeGroupSync(operations));
+  }
+
+  /**
+   * Same as `executeGroup`, without the promise. Every consume is first checked as a peek of its
+   * cost (which writes nothing), then, when all of them pass, made at the same moment.
+   */
+  executeGroupSync(operations: readonly StoreOperation[]): StoreResult[] {
+    const nowMs = operations[0]?.nowMs ?? this.clock();
+    const checked = operations.map((operation) => this.executeSync({ ...operation, kind: 'peek', nowMs }));
+    if (!checked.every((result) => result.outcomes.every((outcome) => outcome.allowed))) return checked;
+    return operations.map((operation) => this.executeSync({ ...operation, nowMs }));
+  }
+
   /** Same as `execute`, without the promise: the memory store never waits. */
   executeSync(operation: StoreOperation): StoreResult {
     const now = operation.nowMs ?? this.clock();

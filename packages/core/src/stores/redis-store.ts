@@ -1,6 +1,8 @@
 import calculateSlot from 'cluster-key-slot';
 import type { Outcome } from '../algorithms/types.js';
-import { TollgateError } from '../errors.js';
+import { invalidOption, TollgateError } from '../errors.js';
+import { hashTagOf } from '../keys.js';
+import { refuseUnknownFields } from '../option-fields.js';
 import { uniqueToken } from '../token.js';
 import { scriptTransport } from './redis/clients.js';
 import { isMigrating, type ScriptTransport } from './redis/transport.js';
@@ -34,6 +36,12 @@ export interface RedisStoreOptions {
   maxBatchSize?: number;
 }
 
+/** One entry per option of `RedisStoreOptions`: the compiler refuses this object when one is missing. */
+const REDIS_STORE_FIELDS = { client: true, time: true, clock: true, ttlSlackMs: true, maxBatchSize: true } as const satisfies Record<
+  keyof RedisStoreOptions,
+  true
+>;
+
 interface Pending {
   operation: StoreOperation;
   /** The client clock reading sent with it; undefined on Redis TIME. */
@@ -45,6 +53,8 @@ interface Pending {
 const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
 /** A refund of a charge: its token names the members it added; its time and cost follow the op. */
 const CHARGED_REFUND = 'g';
+/** The driver's kind of a group's consumes (`executeGroup`). */
+const GROUP_CONSUME = 'a';
 /** A lone operation meeting TRYAGAIN (its keys split by a slot migration) or MOVED is tried again this often. */
 const MIGRATION_RETRIES = 20;
 const MIGRATION_RETRY_MS = 25;
@@ -66,6 +76,8 @@ export class RedisStore implements Store {
   private flushScheduled = false;
 
   constructor(options: RedisStoreOptions) {
+    if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be { client, ... }', options);
+    refuseUnknownFields(options, REDIS_STORE_FIELDS);
     const { client, time = options.clock ? 'client' : 'server', ttlSlackMs, maxBatchSize = 128 } = options;
     const transport = scriptTransport(client);
     if (time !== 'server' && time !== 'client') {
@@ -91,9 +103,9 @@ export class RedisStore implements Store {
     this.maxBatchSize = maxBatchSize;
   }
 
-  /** What fails together for this identity: the Cluster node serving its slot (one domain off Cluster). */
-  failureDomain(identity: string): string {
-    return this.transport.domainOf(this.transport.isCluster ? calculateSlot(identity) : 0);
+  /** What fails together for keys hashed by `hashTag`: the Cluster node serving its slot (one domain off Cluster). */
+  failureDomain(hashTag: string): string {
+    return this.transport.domainOf(this.transport.isCluster ? calculateSlot(hashTag) : 0);
   }
 
   execute(operation: StoreOperation): Promise<StoreResult> {
@@ -107,6 +119,39 @@ export class RedisStore implements Store {
     });
   }
 
+  /**
+   * Sent as one script call of its own, never batched with other operations nor split: on a
+   * Cluster every identity must hash to one slot, or it is refused.
+   */
+  executeGroup(operations: readonly StoreOperation[]): Promise<StoreResult[]> {
+    return new Promise((resolve, reject) => {
+      const slot = this.groupSlot(operations);
+      const results: StoreResult[] = [];
+      let left = operations.length;
+      const batch = operations.map((operation, i) => ({
+        operation,
+        resolve: (result: StoreResult) => {
+          results[i] = result;
+          if (--left === 0) resolve(allOrNothing(results));
+        },
+        reject,
+      }));
+      this.send(batch, slot, 0, true);
+    });
+  }
+
+  private groupSlot(operations: readonly StoreOperation[]): number {
+    if (!this.transport.isCluster) return 0;
+    const slots = new Set(operations.map((operation) => calculateSlot(hashTagOf(operation.keyspaces, operation.identity))));
+    if (slots.size === 1) return [...slots][0]!;
+    const keys = operations.map((operation) => JSON.stringify(operation.identity)).join(', ');
+    throw new TollgateError(
+      'ERR_TOLLGATE_INVALID_KEY',
+      `the keys of one waitAll must hash to one Redis Cluster slot, and ${keys} do not: give the limiters' prefixes one hash tag, such as {jobs}:tenant and {jobs}:all`,
+      'key',
+    );
+  }
+
   private readonly flush = (): void => {
     this.flushScheduled = false;
     const queue = this.queue;
@@ -117,8 +162,8 @@ export class RedisStore implements Store {
     }
     const bySlot = new Map<number, Pending[]>();
     for (const pending of queue) {
-      // Every key of an operation hashes by its tag, which is the (non-empty) identity.
-      const slot = calculateSlot(pending.operation.identity);
+      // Every key of an operation hashes by one tag: its prefix's hash tag, else its (non-empty) identity.
+      const slot = calculateSlot(hashTagOf(pending.operation.keyspaces, pending.operation.identity));
       const group = bySlot.get(slot);
       if (group) group.push(pending);
       else bySlot.set(slot, [pending]);
@@ -132,11 +177,12 @@ export class RedisStore implements Store {
     }
   }
 
-  private send(batch: Pending[], slot: number, attempt = 0): void {
+  /** Sends `batch` as one script call; a `group` is all or nothing (see `executeGroup`). */
+  private send(batch: Pending[], slot: number, attempt = 0, group = false): void {
     // Built in one array, in the driver's order: slack, rules, shapes, operations, call id.
     const args: string[] = [this.ttlSlackMs];
     const indexOf = pushBatchRules(batch, args);
-    const keys = pushBatchOps(batch, indexOf, this.clock, args);
+    const keys = pushBatchOps(batch, indexOf, this.clock, args, group);
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();
     args.push(callId);
@@ -148,12 +194,12 @@ export class RedisStore implements Store {
       (error: unknown) => {
         // Redis ran none of it: several operations are retried one by one, a lone one a little later.
         if (isMigrating(error)) {
-          if (batch.length > 1) {
+          if (batch.length > 1 && !group) {
             for (const pending of batch) this.send([pending], slot);
             return;
           }
           if (attempt < MIGRATION_RETRIES) {
-            setTimeout(() => this.send(batch, slot, attempt + 1), MIGRATION_RETRY_MS).unref?.();
+            setTimeout(() => this.send(batch, slot, attempt + 1, group), MIGRATION_RETRY_MS).unref?.();
             return;
           }
         }
@@ -197,7 +243,13 @@ function pushBatchRules(batch: Pending[], args: string[]): Map<readonly BoundLim
  * cost, rule, whether a token follows) each sent once, then per op its shape, its token when it
  * has one, and a refund's charge (the driver's protocol).
  */
-function pushBatchOps(batch: Pending[], indexOf: Map<readonly BoundLimit[], string>, clock: Clock | undefined, args: string[]): string[] {
+function pushBatchOps(
+  batch: Pending[],
+  indexOf: Map<readonly BoundLimit[], string>,
+  clock: Clock | undefined,
+  args: string[],
+  group: boolean,
+): string[] {
   const keys: string[] = [];
   const shapes = new Map<string, string>();
   const shapeArgs: string[] = [];
@@ -210,7 +262,7 @@ function pushBatchOps(batch: Pending[], indexOf: Map<readonly BoundLimit[], stri
     const { charge } = operation;
     const token = charge === undefined ? operation.token : charge.token;
     const hasToken = token === '' ? '' : 't';
-    const kind = charge === undefined ? KIND_CODE[operation.kind] : CHARGED_REFUND;
+    const kind = group ? GROUP_CONSUME : charge === undefined ? KIND_CODE[operation.kind] : CHARGED_REFUND;
     const cost = String(operation.cost);
     const rule = indexOf.get(operation.limits)!;
     const id = `${kind} ${now} ${cost} ${rule} ${hasToken}`;
@@ -230,6 +282,12 @@ function pushBatchOps(batch: Pending[], indexOf: Map<readonly BoundLimit[], stri
   args.push(String(batch.length));
   for (const arg of opArgs) args.push(arg);
   return keys;
+}
+
+/** A group commits as one: when one of its consumes was refused, none was written. */
+function allOrNothing(results: StoreResult[]): StoreResult[] {
+  if (results.every((result) => result.committed)) return results;
+  return results.map((result) => (result.committed ? { ...result, committed: false } : result));
 }
 
 /**

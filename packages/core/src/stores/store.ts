@@ -51,8 +51,16 @@ export interface StoreResult {
 export interface Store {
   execute(operation: StoreOperation): Promise<StoreResult>;
   /**
-   * What fails together with the part of the store serving `identity` (e.g. a Cluster node's
-   * address). The limiter keeps one breaker per domain; without this method, one in all.
+   * Consumes of several rules and identities, all or nothing, at one moment: each is committed
+   * only when every limit of every one of them admits it; otherwise nothing is written and each
+   * result says what its limits answered. The keys of the operations are all different. Stores
+   * without it cannot serve `waitAll`.
    */
-  failureDomain?(identity: string): string;
+  executeGroup?(operations: readonly StoreOperation[]): Promise<StoreResult[]>;
+  /**
+   * What fails together with the part of the store serving keys hashed by `hashTag` (an
+   * operation's identity, or its prefix's hash tag: see `Keyspace.hashTag`), e.g. a Cluster
+   * node's address. The limiter keeps one breaker per domain; without this method, one in all.
+   */
+  failureDomain?(hashTag: string): string;
 }

@@ -1,8 +1,24 @@
 import { parseDuration } from '../duration.js';
 import { describeValue, TollgateError } from '../errors.js';
+import { refuseUnknownFields } from '../option-fields.js';
 
 /** The longest wait a reservation may be given: beyond it, a timer could not fire (2^31 - 1 ms, about 24.8 days). */
 export const LONGEST_WAIT_MS = 2 ** 31 - 1;
+
+export interface WaitOptions {
+  /** Units this job takes (a whole number >= 1). Default 1. */
+  cost?: number;
+  /**
+   * The longest the caller will wait, in ms or as a duration ('2s'). A wait that would last
+   * longer is rejected at once with `ERR_TOLLGATE_WAIT_TIMEOUT`. Default Infinity; 0 never waits.
+   */
+  maxWait?: number | string;
+  /** Aborting rejects the wait with the signal's reason and gives back what it had reserved. */
+  signal?: AbortSignal;
+}
+
+/** One entry per option of `WaitOptions`: the compiler refuses this object when one is missing. */
+const WAIT_FIELDS = { cost: true, maxWait: true, signal: true } as const satisfies Record<keyof WaitOptions, true>;
 
 export interface ParsedWaitOptions {
   cost: number;
@@ -14,6 +30,8 @@ export interface ParsedWaitOptions {
 export function parseWaitOptions(options: unknown): ParsedWaitOptions {
   if (options === undefined) return { cost: 1, maxWaitMs: Number.POSITIVE_INFINITY, signal: undefined };
   if (typeof options !== 'object' || options === null) throw invalidWaitOption('options', 'must be an object', options);
+  // A misspelt maxWait would otherwise wait without bound.
+  refuseUnknownFields(options, WAIT_FIELDS);
   const { cost = 1, maxWait, signal } = options as Record<string, unknown>;
   if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost');

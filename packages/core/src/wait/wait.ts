@@ -3,19 +3,7 @@ import type { BoundLimit, Clock } from '../stores/store.js';
 import { KeyTurns } from './key-turns.js';
 import { ReservingLimits } from './reserving-limits.js';
 import { sleep, type Waker } from './sleep.js';
-import { LONGEST_WAIT_MS, type ParsedWaitOptions, parseWaitOptions, waitTimeout } from './wait-options.js';
-
-export interface WaitOptions {
-  /** Units this job takes (a whole number >= 1). Default 1. */
-  cost?: number;
-  /**
-   * The longest the caller will wait, in ms or as a duration ('2s'). A wait that would last
-   * longer is rejected at once with `ERR_TOLLGATE_WAIT_TIMEOUT`. Default Infinity; 0 never waits.
-   */
-  maxWait?: number | string;
-  /** Aborting rejects the wait with the signal's reason and gives back what it had reserved. */
-  signal?: AbortSignal;
-}
+import { LONGEST_WAIT_MS, type ParsedWaitOptions, parseWaitOptions, type WaitOptions, waitTimeout } from './wait-options.js';
 
 /** What `createWaiter` needs from its limiter. */
 export interface WaitHooks {

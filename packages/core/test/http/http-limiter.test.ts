@@ -66,6 +66,22 @@ describe('createHttpLimiter', () => {
     ]);
   });
 
+  it('tells a client refused a concurrency slot to retry in 1 second, never after the lease TTL', async () => {
+    const clock = new VirtualClock();
+    const http = createHttpLimiter({
+      limits: [{ algorithm: 'concurrency', limit: 1, leaseTtl: '2m' }, { perMinute: 100 }],
+      clock: clock.now,
+    });
+    expect((await http.check(request('203.0.113.7'))).action).toBe('pass');
+    const busy = await http.check(request('203.0.113.7'));
+    expect(busy).toMatchObject({ action: 'reject', status: 429, body: 'Too many requests: retry in 1 second.' });
+    expect(header(busy, 'Retry-After')).toBe('1');
+    // Another limit's denial keeps its own time.
+    const perMinute = createHttpLimiter({ perMinute: 1, clock: clock.now });
+    await perMinute.check(request('203.0.113.7'));
+    expect(header(await perMinute.check(request('203.0.113.7')), 'Retry-After')).toBe('60');
+  });
+
   it('lets the request through once the clock has moved by Retry-After', async () => {
     const clock = new VirtualClock();
     const http = createHttpLimiter({ qps: 0.5, burst: 2, clock: clock.now });

@@ -1,6 +1,6 @@
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { mergeRateLimitHeaders } from '../../src/index.js';
+import { mergeRateLimitHeaders, rateLimitMemberNames, withoutRateLimitMembers } from '../../src/index.js';
 
 /** A response's header lookup: names are case-insensitive. */
 const onResponse =
@@ -46,5 +46,21 @@ describe('mergeRateLimitHeaders', () => {
       ['RateLimit-Policy', '"api";q=9;w=60, "api-2";q=5;w=1, "api-3";q=2;w=1;note="a, b"'],
       ['RateLimit', '"api";r=8;t=7, "api-2";r=4;t=1, "api-3";r=1;t=1'],
     ]);
+  });
+});
+
+describe('rateLimitMemberNames and withoutRateLimitMembers', () => {
+  const policy = '"default";q=100;w=60, "a,b";q=2;w=1, "1d";q=1000;w=86400';
+
+  it('names the members of a list, quoted commas included', () => {
+    expect(rateLimitMemberNames(policy)).toEqual(['default', 'a,b', '1d']);
+    expect(rateLimitMemberNames(undefined)).toEqual([]);
+  });
+
+  it('takes the named members away and keeps the others in order', () => {
+    expect(withoutRateLimitMembers(policy, new Set(['a,b']))).toBe('"default";q=100;w=60, "1d";q=1000;w=86400');
+    expect(withoutRateLimitMembers(policy, new Set(['default', 'a,b', '1d']))).toBeUndefined();
+    expect(withoutRateLimitMembers(policy, new Set())).toBe(policy);
+    expect(withoutRateLimitMembers(undefined, new Set(['default']))).toBeUndefined();
   });
 });

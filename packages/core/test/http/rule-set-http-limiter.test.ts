@@ -53,15 +53,15 @@ describe('createHttpLimiter({ rules })', () => {
     await expect(broken.check(asUser('ann'))).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY', field: 'user' });
   });
 
-  it('applies updated rules to the next request, with the policy header of the rule now in force', async () => {
+  it('applies updated rules to the next request, with the policy header of the rule now in force, named as the rule', async () => {
     const clock = new VirtualClock();
     const rules = createRuleSet(document, { clock: clock.now });
     const http = createHttpLimiter({ rules, headers: 'draft+legacy' });
     const first = await http.check(request('198.51.100.9'));
-    expect(header(first, 'RateLimit-Policy')).toBe('"default";q=2;w=60');
+    expect(header(first, 'RateLimit-Policy')).toBe('"api";q=2;w=60');
     expect(header(first, 'X-RateLimit-Reset')).toBe(String(Math.ceil((clock.now() + 30_000) / 1000)));
-    rules.update({ rules: [{ name: 'api', match: { path: '/api/**' }, limit: { qps: 5, burst: 10 } }] });
-    expect(header(await http.check(request('198.51.100.9')), 'RateLimit-Policy')).toBe('"default";q=10;w=2');
+    rules.update({ rules: [{ name: 'login', match: { path: '/api/**' }, limit: { qps: 5, burst: 10 } }] });
+    expect(header(await http.check(request('198.51.100.9')), 'RateLimit-Policy')).toBe('"login";q=10;w=2');
     expect((await http.check(request('198.51.100.9', { path: '/users/me' }))).action).toBe('skip');
   });
 

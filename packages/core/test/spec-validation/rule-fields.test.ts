@@ -11,7 +11,11 @@ describe('a rule is refused, naming the field, whatever its algorithm', () => {
   ]);
 
   it('rejects a bad prefix and a bad store as options', () => {
-    expect(errorOf(() => createLimiter({ qps: 1, prefix: 'a{b}' })).field).toBe('prefix');
+    // Braces only around one non-empty hash tag: any other brace would move the Cluster slot.
+    for (const prefix of ['a{b', 'a}b', 'a{}', '{a}{b}', '{a{b}}', 'a b', '', 'x'.repeat(129)]) {
+      expect(errorOf(() => createLimiter({ qps: 1, prefix })).field, prefix).toBe('prefix');
+    }
+    expect(createLimiter({ qps: 1, prefix: '{jobs}:tenant' }).rule).toBe('default');
     expect(errorOf(() => createLimiter({ qps: 1, store: {} as never })).field).toBe('store');
   });
 });

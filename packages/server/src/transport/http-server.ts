@@ -3,6 +3,8 @@ import type { Logger } from '@tollgate/core';
 import type { Registry } from 'prom-client';
 import type { RateLimitService } from '../service/should-rate-limit.js';
 import type { CompiledCheck } from './check.js';
+import { answerJson, JSON_PATH } from './json-endpoint.js';
+import { send } from './reply.js';
 
 export interface HttpEndpoints {
   service: RateLimitService;
@@ -16,14 +18,15 @@ export interface HttpEndpoints {
 
 /**
  * The HTTP side: `GET /healthz` (the process answers), `GET /readyz` (200 when ready, else 503),
- * `GET /metrics` (Prometheus), and the check (any method) for nginx `auth_request`, Traefik
- * `ForwardAuth` and HAProxy.
+ * `GET /metrics` (Prometheus), `POST /json` (`ShouldRateLimit` in JSON, as envoyproxy/ratelimit
+ * offers it), and the check (any method) for nginx `auth_request`, Traefik `ForwardAuth` and HAProxy.
  */
 export function createHttpServer(endpoints: HttpEndpoints): Server {
   const { check } = endpoints;
   return createServer((req, res) => {
     const path = pathOf(req.url);
     if (check !== undefined && path === check.path) return void answerCheck(req, res, check, endpoints);
+    if (path === JSON_PATH) return void answerJson(req, res, endpoints);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
     if (path === '/healthz') return send(res, 200, 'ok\n');
     if (path === '/readyz') return endpoints.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready\n');
@@ -58,12 +61,6 @@ async function answerMetrics(res: ServerResponse, registry: Registry): Promise<v
   } catch {
     send(res, 500, 'metrics failed\n');
   }
-}
-
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers, 'content-length': Buffer.byteLength(body) });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
 function pathOf(url: string | undefined): string {

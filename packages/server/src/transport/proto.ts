@@ -5,7 +5,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
 
 const RLS_PROTO = 'envoy/service/ratelimit/v3/rls.proto';
-const SERVICE = 'envoy.service.ratelimit.v3.RateLimitService';
+export const RATE_LIMIT_SERVICE = 'envoy.service.ratelimit.v3.RateLimitService';
 
 /**
  * How messages are handed over: field names as in the .proto files, enums by name, 64-bit
@@ -29,7 +29,7 @@ let definition: grpc.ServiceDefinition | undefined;
 export function rateLimitServiceDefinition(): grpc.ServiceDefinition {
   if (definition === undefined) {
     const packageDefinition = loadSync(RLS_PROTO, { ...LOADER_OPTIONS, includeDirs: [protoDir()] });
-    definition = packageDefinition[SERVICE] as grpc.ServiceDefinition;
+    definition = packageDefinition[RATE_LIMIT_SERVICE] as grpc.ServiceDefinition;
   }
   return definition;
 }

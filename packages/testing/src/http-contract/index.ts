@@ -36,4 +36,6 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
 
 export type { BackendContext } from './backends.js';
 export { describeOnBackends } from './backends.js';
+export type { ContractRequestView } from './contract-request.js';
+export { contractSpec, withContractRequests } from './contract-request.js';
 export { structured } from './structured.js';

@@ -12,6 +12,7 @@ import {
   type ContractRequest,
   contractRateLimit,
   type HttpAdapter,
+  proxiedRateLimit,
 } from './types.js';
 
 const ok: ContractHandler = (req) => ({ body: { remaining: req.rateLimit?.remaining ?? null } });
@@ -24,6 +25,7 @@ export function rateLimitCases<Limit extends { limiter: ContractLimiter }, Store
 ): void {
   const cases: RateLimitContext<Limit> = {
     rateLimit: contractRateLimit(adapter),
+    proxiedRateLimit: proxiedRateLimit(adapter),
     serve: framework.serve,
     store: backend.options,
     backend,
@@ -37,6 +39,8 @@ export function rateLimitCases<Limit extends { limiter: ContractLimiter }, Store
 /** What the cases of each topic share. */
 interface RateLimitContext<Limit> {
   rateLimit: (options: ContractOptions) => Limit;
+  /** `rateLimit` for an app with `trustProxy`. */
+  proxiedRateLimit: (options: ContractOptions) => Limit;
   serve: ContractFramework<Limit>['serve'];
   /** The backend's options for the current test. */
   store: () => ContractOptions;
@@ -160,9 +164,9 @@ function bodyAndSkipCases<Limit>({ rateLimit, serve, store, framework }: RateLim
 }
 
 /** Client addresses (IPv6 /64, trusted proxies) and counts per route. */
-function clientAddressCases<Limit>({ rateLimit, serve, store }: RateLimitContext<Limit>): void {
+function clientAddressCases<Limit>({ rateLimit, proxiedRateLimit, serve, store }: RateLimitContext<Limit>): void {
   it('groups IPv6 clients by /64 (addresses from a trusted proxy)', async () => {
-    const app = serve({ trustProxy: true, routes: [{ path: '/', limits: [rateLimit({ perMinute: 1, ...store() })], handler: ok }] });
+    const app = serve({ trustProxy: true, routes: [{ path: '/', limits: [proxiedRateLimit({ perMinute: 1, ...store() })], handler: ok }] });
     await request(app).get('/').set('X-Forwarded-For', '2001:db8:aa:1::1').expect(200);
     await request(app).get('/').set('X-Forwarded-For', '2001:db8:aa:1:ffff:ffff:ffff:ffff').expect(429);
     await request(app).get('/').set('X-Forwarded-For', '2001:db8:aa:2::1').expect(200);
@@ -176,7 +180,10 @@ function clientAddressCases<Limit>({ rateLimit, serve, store }: RateLimitContext
     await request(direct).get('/').set('X-Forwarded-For', '198.51.100.2').expect(200);
     await request(direct).get('/').set('X-Forwarded-For', '198.51.100.3').expect(429);
 
-    const proxied = serve({ trustProxy: true, routes: [{ path: '/', limits: [rateLimit({ perMinute: 1, ...store() })], handler: ok }] });
+    const proxied = serve({
+      trustProxy: true,
+      routes: [{ path: '/', limits: [proxiedRateLimit({ perMinute: 1, ...store() })], handler: ok }],
+    });
     await request(proxied).get('/').set('X-Forwarded-For', '198.51.100.1').expect(200);
     await request(proxied).get('/').set('X-Forwarded-For', '198.51.100.2').expect(200);
     await request(proxied).get('/').set('X-Forwarded-For', '198.51.100.1').expect(429);
@@ -228,17 +235,18 @@ const okText: ContractHandler = () => ({ body: 'ok' });
 function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): void {
   it('answers per the failure mode when the store fails: open lets the request through, closed answers 503', async () => {
     const failing = { execute: () => Promise.reject(new Error('store down')) };
+    // Rules with the same limits on one shared store take a prefix each.
     const app = serve({
       routes: [
-        { path: '/open', limits: [rateLimit({ qps: 1, store: failing })], handler: ok },
+        { path: '/open', limits: [rateLimit({ qps: 1, store: failing, prefix: 'open' })], handler: ok },
         {
           path: '/closed',
-          limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
+          limits: [rateLimit({ qps: 1, store: failing, prefix: 'closed', onStoreError: 'closed', breaker: { coolDownMs: 2000 } })],
           handler: ok,
         },
         {
           path: '/closed-429',
-          limits: [rateLimit({ qps: 1, store: failing, onStoreError: 'closed', storeErrorStatusCode: 429 })],
+          limits: [rateLimit({ qps: 1, store: failing, prefix: 'closed-429', onStoreError: 'closed', storeErrorStatusCode: 429 })],
           handler: ok,
         },
       ],
@@ -249,6 +257,8 @@ function storeFailureCases<Limit>({ rateLimit, serve }: PlainContext<Limit>): vo
     const closed = await request(app).get('/closed').expect(503);
     expect(closed.headers['retry-after']).toBe('2');
     expect(closed.headers['cache-control']).toBe('no-store');
+    // The service is at fault, not the client's rate.
+    expect(closed.text).toContain('Service unavailable: retry in 2 seconds.');
     // storeErrorStatusCode picks the status; the breaker's default cool-down (1 s) sets Retry-After.
     const closed429 = await request(app).get('/closed-429').expect(429);
     expect(closed429.headers['retry-after']).toBe('1');

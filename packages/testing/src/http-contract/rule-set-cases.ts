@@ -13,6 +13,7 @@ import {
   type ContractRuleSet,
   contractRateLimit,
   type HttpAdapter,
+  proxiedRateLimit,
 } from './types.js';
 
 const ok: ContractHandler = () => ({ body: 'ok' });
@@ -53,7 +54,7 @@ function ruleFileFixture<Limit extends { limiter: ContractLimiter }, Store>(
       });
     return framework.serve({
       trustProxy: true,
-      use: [contractRateLimit(adapter)({ ...options, rules })],
+      use: [proxiedRateLimit(adapter)({ ...options, rules })],
       routes: [
         { method: 'POST', path: '/login', handler: ok },
         { path: '/login', handler: ok },
@@ -92,16 +93,16 @@ function ruleFileFixture<Limit extends { limiter: ContractLimiter }, Store>(
 
 /** Which rule, tier and limits a request meets. */
 function matchingCases({ app }: RuleFileFixture, backend: BackendContext): void {
-  it("enforces the matched rule's limit exactly; other methods and unmatched routes pass unlimited", async () => {
+  it("enforces the matched rule's limit exactly, advertised under the rule's name; other methods and unmatched routes pass unlimited", async () => {
     const server = app();
     for (let i = 1; i <= 3; i++) {
       const res = await request(server).post('/login').expect(200);
-      expect(structured(res.headers.ratelimit)).toEqual([['default', { r: 3 - i, t: i < 3 ? 20 * i : 20 }]]);
+      expect(structured(res.headers.ratelimit)).toEqual([['login', { r: 3 - i, t: i < 3 ? 20 * i : 20 }]]);
     }
     const denied = await request(server).post('/login').expect(429);
     expect(denied.text).toBe('Too many requests: retry in 20 seconds.');
     expect(denied.headers['retry-after']).toBe('20');
-    expect(structured(denied.headers['ratelimit-policy'])).toEqual([['default', { q: 3, w: 60 }]]);
+    expect(structured(denied.headers['ratelimit-policy'])).toEqual([['login', { q: 3, w: 60 }]]);
     for (let i = 0; i < 10; i++) {
       for (const res of [await request(server).get('/login'), await request(server).get('/health')]) {
         expect(res.status).toBe(200);
@@ -120,13 +121,13 @@ function matchingCases({ app }: RuleFileFixture, backend: BackendContext): void 
     const server = app();
     for (let i = 0; i < 2; i++) await request(server).get('/api/data').expect(200);
     const standard = await request(server).get('/api/data').expect(429);
-    expect(structured(standard.headers['ratelimit-policy'])).toEqual([['default', { q: 2, w: 60 }]]);
+    expect(structured(standard.headers['ratelimit-policy'])).toEqual([['api', { q: 2, w: 60 }]]);
     // An unknown key is no VIP: the standard tier, keyed by the address, already spent.
     await request(server).get('/api/data').set('X-Api-Key', 'guessed').expect(429);
     for (let i = 1; i <= 6; i++) {
       const res = await request(server).get('/api/data').set('X-Api-Key', 'vip-key').expect(200);
-      expect(structured(res.headers['ratelimit-policy'])).toEqual([['default', { q: 6, w: 60 }]]);
-      expect(structured(res.headers.ratelimit)).toEqual([['default', { r: 6 - i, t: i < 6 ? 10 * i : 10 }]]);
+      expect(structured(res.headers['ratelimit-policy'])).toEqual([['api', { q: 6, w: 60 }]]);
+      expect(structured(res.headers.ratelimit)).toEqual([['api', { r: 6 - i, t: i < 6 ? 10 * i : 10 }]]);
     }
     await request(server).get('/api/data').set('X-Api-Key', 'vip-key').expect(429);
     // The VIP key is limited wherever it comes from.
@@ -168,7 +169,7 @@ function lifecycleCases(fixture: RuleFileFixture): void {
         .then((res) => res);
       await vi.waitFor(() => expect(fixture.release).toBeTypeOf('function'));
       const busy = await request(server).get('/export').expect(429);
-      expect(structured(busy.headers.ratelimit)).toEqual([['default', { r: 0 }]]);
+      expect(structured(busy.headers.ratelimit)).toEqual([['export', { r: 0 }]]);
       fixture.release!();
       expect((await first).status).toBe(200);
       const exportRule = rules.match({ method: 'GET', path: '/export', ip: '127.0.0.1', headers: {} })!;

@@ -109,9 +109,19 @@ export interface HttpAdapter<Limit extends { limiter: ContractLimiter }, Store> 
   tooManyHandler: unknown;
   /** Default: every capability (see `AdapterCapabilities`). */
   capabilities?: AdapterCapabilities;
+  /**
+   * For a framework with no app-wide trust-proxy setting (Hono): the options that make a limiter
+   * trust a loopback proxy, given to the limiters of an app with `trustProxy`.
+   */
+  trustingProxy?: ContractOptions;
 }
 
 /** The adapter's `rateLimit`, typed for the options the contract writes. */
 export function contractRateLimit<Limit extends { limiter: ContractLimiter }, Store>(adapter: HttpAdapter<Limit, Store>) {
   return (options: ContractOptions): Limit => adapter.rateLimit(options as never);
+}
+
+/** The adapter's `rateLimit` for an app behind a trusted loopback proxy (`ContractApp.trustProxy`). */
+export function proxiedRateLimit<Limit extends { limiter: ContractLimiter }, Store>(adapter: HttpAdapter<Limit, Store>) {
+  return (options: ContractOptions): Limit => adapter.rateLimit({ ...adapter.trustingProxy, ...options } as never);
 }

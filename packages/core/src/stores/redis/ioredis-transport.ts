@@ -5,7 +5,7 @@ import { errorMessage, SCRIPT_SHA, ScriptCalls, type ScriptTransport, Unanswered
 interface Connection {
   /** Flattens its arguments one level (`Command`: `args.flat()`), so arrays can be handed over as they are. */
   call(command: string, ...args: (string | number | readonly string[])[]): Promise<unknown>;
-  on(event: 'close', listener: () => void): unknown;
+  on(event: 'close' | 'ready', listener: () => void): unknown;
   readonly options: { host?: string; port?: number };
   readonly status: string;
   /** Commands written but unanswered when the connection closed, re-sent once it is ready again. */
@@ -24,11 +24,18 @@ interface ClusterClient {
   /** Per slot: the addresses of its master then replicas. */
   readonly slots: string[][];
   nodes(role: 'all'): Connection[];
-  refreshSlotsCache(): void;
+  /** Reads the slot map again, then calls `done` (once per call, however many asked during one read). */
+  refreshSlotsCache(done?: (error?: Error | null) => void): void;
   once(event: 'ready', listener: () => void): unknown;
 }
 
 const MAX_REDIRECTIONS = 5;
+/** Slot map reads a call waits for when its node has no connection, or lost it before the call was written. */
+const MAX_RECONNECTIONS = 5;
+/** The pause before the n-th slot map read of one call is n times this. */
+const RECONNECTION_PAUSE_MS = 10;
+/** What ioredis rejects a command with when it ends a connection the command was never written to. */
+const CONNECTION_CLOSED = 'Connection is closed.';
 
 export function isIoredisClient(client: Record<string, unknown>): boolean {
   return typeof client.defineCommand === 'function' && typeof client.call === 'function';
@@ -74,13 +81,19 @@ class IoredisClusterTransport implements ScriptTransport {
     if (this.cluster.status !== 'ready') await this.whenReady();
     let address = this.cluster.slots[slot]?.[0];
     let asking = false;
-    for (let redirections = 0; ; redirections++) {
+    for (let redirections = 0, reconnections = 0; ; ) {
       const node = address === undefined ? undefined : this.node(address);
       if (address === undefined || !node) {
-        this.cluster.refreshSlotsCache();
-        throw new Error(`no connection to ${address ?? 'a node'} serving slot ${slot}`);
+        // The Cluster lets a node whose connection was lost go, and connects again on reading the slot map.
+        if (reconnections++ >= MAX_RECONNECTIONS) throw new Error(`no connection to ${address ?? 'a node'} serving slot ${slot}`);
+        await this.refreshSlots(reconnections);
+        address = this.cluster.slots[slot]?.[0];
+        continue;
       }
       forbidResend(node);
+      // Not ready, ioredis queues the call and writes it once the connection is ready.
+      const queued = node.status !== 'ready';
+      const readiesBefore = readies.get(node);
       try {
         return await this.calls.run(address, (command, first) => {
           // ASKING holds for the next command of this connection; both are written in order.
@@ -88,9 +101,15 @@ class IoredisClusterTransport implements ScriptTransport {
           return node.call(command, first, keys.length, keys, args);
         });
       } catch (error) {
+        const neverWritten = queued && readies.get(node) === readiesBefore && errorMessage(error) === CONNECTION_CLOSED;
+        if (neverWritten && reconnections++ < MAX_RECONNECTIONS) {
+          await this.refreshSlots(reconnections);
+          address = this.cluster.slots[slot]?.[0];
+          continue;
+        }
         const [reply, , target] = errorMessage(error).split(' ');
         const redirected = (reply === 'MOVED' || reply === 'ASK') && target !== undefined;
-        if (!redirected || redirections >= MAX_REDIRECTIONS) {
+        if (!redirected || redirections++ >= MAX_REDIRECTIONS) {
           if (mayHaveMoved(error)) this.cluster.refreshSlotsCache();
           throw error;
         }
@@ -99,6 +118,16 @@ class IoredisClusterTransport implements ScriptTransport {
         asking = reply === 'ASK';
       }
     }
+  }
+
+  /**
+   * Reads the slot map again (one read for every caller asking meanwhile); resolves when it is
+   * done, failed or not. iovalkey calls back at once while a read is under way: a call that
+   * asks again waits a little first.
+   */
+  private async refreshSlots(attempt: number): Promise<void> {
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, RECONNECTION_PAUSE_MS * attempt));
+    await new Promise<void>((resolve) => this.cluster.refreshSlotsCache(() => resolve()));
   }
 
   domainOf(slot: number): string {
@@ -121,6 +150,13 @@ class IoredisClusterTransport implements ScriptTransport {
 }
 
 const guarded = new WeakSet<Connection>();
+/**
+ * How many times each connection became ready. A Cluster's node connection ends for good when it
+ * is lost (the Cluster makes a new one on reading the slot map) and rejects every command it still
+ * held with "Connection is closed.", written or not. A call made while it was not ready sat in its
+ * offline queue: if it fails so before the connection became ready again, it was never written.
+ */
+const readies = new WeakMap<Connection, number>();
 
 /**
  * ioredis re-sends the commands a closed connection left unanswered once it reconnects
@@ -130,6 +166,8 @@ const guarded = new WeakSet<Connection>();
 function forbidResend(connection: Connection): void {
   if (guarded.has(connection)) return;
   guarded.add(connection);
+  readies.set(connection, 0);
+  connection.on('ready', () => readies.set(connection, readies.get(connection)! + 1));
   connection.on('close', () => {
     const queue = connection.prevCommandQueue;
     if (!queue) return;

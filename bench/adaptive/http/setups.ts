@@ -1,0 +1,50 @@
+// The setups of the real overload experiment: each one an Express app in front of the same pool.
+import type { AdaptiveLimiter, AdaptiveLimiterOptions } from '@tollgate/core';
+import { adaptiveConcurrency } from '@tollgate/express';
+import type { Request, RequestHandler } from 'express';
+import { eventLoopShedding } from './loop-shedding.js';
+
+export const SLOTS = 10;
+export const SERVICE_MS = 200;
+export const CAPACITY = (SLOTS * 1000) / SERVICE_MS;
+export const PRIORITY_HEADER = 'x-priority';
+
+export interface Guard {
+  middleware: RequestHandler | undefined;
+  limiter: AdaptiveLimiter<Request> | undefined;
+  close(): void;
+}
+
+const adaptive = (options: AdaptiveLimiterOptions<Request>): Guard => {
+  const middleware = adaptiveConcurrency(options);
+  return { middleware, limiter: middleware.limiter, close: () => middleware.limiter.close() };
+};
+
+/** Vegas moves the limit on every sample; a round trip later, a burst of samples has moved it too far. Smoothing damps that. */
+const smoothVegas = { algorithm: 'vegas', smoothing: 0.2 } as const;
+
+const priorities = {
+  partitions: { critical: 0.8, batch: 0.2 },
+  partition: (req: Request) => req.get(PRIORITY_HEADER),
+};
+
+/** Setups by name, in the order the experiment runs them. */
+export const SETUPS: Record<string, () => Guard> = {
+  'no limiter': () => ({ middleware: undefined, limiter: undefined, close: () => {} }),
+  // The pool's slots plus two waiting: the pool never idles for want of a request at hand.
+  [`fixed ${SLOTS + 2} (tuned)`]: () => adaptive({ limit: SLOTS + 2 }),
+  'fixed 100 (too high)': () => adaptive({ limit: 100 }),
+  'event-loop shedding': () => {
+    const shedding = eventLoopShedding({ maxEventLoopDelayMs: 100 });
+    return { middleware: shedding.middleware, limiter: undefined, close: shedding.close };
+  },
+  gradient2: () => adaptive({ limit: { algorithm: 'gradient2', minLimit: 1, initialLimit: 20 } }),
+  vegas: () => adaptive({ limit: 'vegas' }),
+  'aimd (timeout 300 ms)': () => adaptive({ limit: { algorithm: 'aimd', minLimit: 1, initialLimit: 20, timeoutMs: 300 } }),
+  'vegas (smoothing 0.2)': () => adaptive({ limit: smoothVegas }),
+  // The limit's shares alone: critical is refused whenever its own in-flight reaches its share.
+  'vegas (smoothing 0.2) + priorities': () => adaptive({ limit: smoothVegas, ...priorities }),
+  // A short queue, served highest priority first and making room for critical by pushing batch out.
+  'vegas (smoothing 0.2) + priorities + queue 50 ms': () =>
+    adaptive({ limit: smoothVegas, ...priorities, queue: { maxWaitMs: 50, maxSize: 20, order: 'lifo' } }),
+};

@@ -1,0 +1,3 @@
+import { describeExampleApp } from '@tollgate/testing';
+
+describeExampleApp('Hono', new URL('..', import.meta.url));

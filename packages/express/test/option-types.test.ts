@@ -1,0 +1,4 @@
+import { itTypesRateLimitOptions } from '@tollgate/testing';
+import { describe } from 'vitest';
+
+describe('rateLimit types', () => itTypesRateLimitOptions('@tollgate/express'));

@@ -1,0 +1,128 @@
+import {
+  createHttpLimiter,
+  type HttpLimiter,
+  type HttpRateLimitOptions,
+  type HttpRequestInfo,
+  type HttpRuleSetLimiter,
+  type HttpRuleSetOptions,
+  type HttpVerdict,
+  invalidOption,
+  mergeRateLimitHeaders,
+  type RequestRateLimit,
+  requestRateLimit,
+} from '@tollgate/core';
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { clientAddressReader } from './client-address.js';
+import { ADDRESS_FIELDS, type HonoAddressOptions, type RateLimitOptions, type RuleSetRateLimitOptions } from './options.js';
+import { refuseHonoRateLimiterOptions } from './peer-options.js';
+import { proceed } from './response-end.js';
+
+/** The context variables the middleware sets: `c.get('rateLimit')` (absent when the request was skipped). */
+export interface RateLimitVariables {
+  /** The decision of the last Tollgate middleware this request went through, with hono-rate-limiter's `limit`, `used`, `remaining`, `resetTime`. */
+  rateLimit?: RequestRateLimit;
+}
+
+declare module 'hono' {
+  interface ContextVariableMap extends RateLimitVariables {}
+}
+
+type Middleware = MiddlewareHandler<{ Variables: RateLimitVariables }>;
+
+export type RateLimitMiddleware = Middleware & Pick<HttpLimiter, 'limiter' | 'resetKey'>;
+
+export type RuleSetRateLimitMiddleware = Middleware & Pick<HttpRuleSetLimiter, 'rules' | 'identitiesOf'>;
+
+type Fields = readonly (readonly [string, string])[];
+
+/** The rate-limit fields a Tollgate middleware set on a context: a later one merges its fields with them. */
+const fieldsSet = new WeakMap<Context, Fields>();
+
+function requestInfo(c: Context, ip: string | undefined): HttpRequestInfo {
+  const { raw } = c.req;
+  return { ip, method: raw.method, path: c.req.path, headers: Object.fromEntries(raw.headers), raw: c };
+}
+
+const NO_HEADERS = Object.freeze({});
+
+/** Splits the address options off the options core takes. */
+function splitAddressOptions<T extends object>(options: T): { address: HonoAddressOptions; rest: T } {
+  const address: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(options)) {
+    if (Object.hasOwn(ADDRESS_FIELDS, field)) address[field] = value;
+    else rest[field] = value;
+  }
+  return { address, rest: rest as T };
+}
+
+/**
+ * Sets the verdict's fields on the response to come, through `c.header`: Hono adds them to the
+ * response a handler builds with `c.text`, `c.json`... (reading `c.res` before then would make
+ * @hono/node-server build a full `Response` for every request).
+ */
+function setFields(c: Context, verdict: Exclude<HttpVerdict, { action: 'skip' }>): Fields {
+  const earlier = fieldsSet.get(c);
+  const fields = earlier === undefined ? verdict.headers : mergeRateLimitHeaders(verdict.headers, (name) => fieldValue(earlier, name));
+  fieldsSet.set(c, fields);
+  for (let i = 0; i < fields.length; i++) c.header(fields[i]![0], fields[i]![1]);
+  return fields;
+}
+
+function fieldValue(fields: Fields, name: string): string | undefined {
+  return fields.find((field) => field[0] === name)?.[1];
+}
+
+/** Sets the fields again on a response the handler built itself (`new Response(...)`), which Hono gives none of them. */
+function keepFields(c: Context, fields: Fields): void {
+  if (fields.length === 0 || c.res.headers.has(fields[0]![0])) return;
+  for (let i = 0; i < fields.length; i++) c.header(fields[i]![0], fields[i]![1]);
+}
+
+type Handler = NonNullable<RateLimitOptions['handler']>;
+
+async function apply(c: Context, next: Next, verdict: HttpVerdict, handler: Handler | undefined, name: string) {
+  if (verdict.action === 'skip') return next();
+  c.set(name as 'rateLimit', requestRateLimit(verdict.decision, verdict.key));
+  const fields = setFields(c, verdict);
+  if (verdict.action === 'reject' && handler === undefined) {
+    return c.body(verdict.body, verdict.status as ContentfulStatusCode, { 'content-type': verdict.contentType });
+  }
+  const answered = verdict.action === 'reject' ? await handler!(c, next, verdict) : await proceed(c, next, verdict.delayMs, verdict.settle);
+  // A handler's `return next()` answers what Hono's next resolves to (the context), not a response.
+  const response = answered instanceof Response ? answered : undefined;
+  if (response !== undefined) c.res = response;
+  keepFields(c, fields);
+  return response === undefined ? undefined : c.res;
+}
+
+/**
+ * Hono (4) middleware: counts each request against the rule — or, given `{ rules }`, against the
+ * rule of the rule set it matches (no match: not limited) — sets the RateLimit fields and answers
+ * 429 once the limit is reached. Use it on the app (`app.use`), a path or a route. The client
+ * address comes from `getConnInfo` (`trustProxy` decides whether `X-Forwarded-For` is read); the
+ * decision is `c.get('rateLimit')`.
+ */
+export function rateLimit(options: RateLimitOptions): RateLimitMiddleware;
+export function rateLimit(options: RuleSetRateLimitOptions): RuleSetRateLimitMiddleware;
+export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): RateLimitMiddleware | RuleSetRateLimitMiddleware {
+  if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be an object', options);
+  refuseHonoRateLimiterOptions(options);
+  const { address, rest } = splitAddressOptions(options);
+  const http = createHttpLimiter(rest as HttpRateLimitOptions | HttpRuleSetOptions);
+  const clientAddress = clientAddressReader(address);
+  const { handler } = options;
+  const name = http.requestPropertyName ?? 'rateLimit';
+  const info = http.readsOnlyAddress
+    ? (c: Context): HttpRequestInfo => ({ ip: clientAddress(c), method: '', path: '', headers: NO_HEADERS, raw: c })
+    : (c: Context) => requestInfo(c, clientAddress(c));
+  const check = http.checkNow ?? http.check;
+  const middleware: Middleware = async (c, next) => {
+    const verdict = check(info(c));
+    return apply(c, next, verdict instanceof Promise ? await verdict : verdict, handler, name);
+  };
+  return 'rules' in http
+    ? Object.assign(middleware, { rules: http.rules, identitiesOf: http.identitiesOf })
+    : Object.assign(middleware, { limiter: http.limiter, resetKey: http.resetKey });
+}

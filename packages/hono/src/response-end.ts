@@ -1,0 +1,59 @@
+import type { ServerResponse } from 'node:http';
+import { holdUnlessClosed, settleWhenDone } from '@tollgate/core';
+import type { Context } from 'hono';
+
+type Settle = (statusCode: number | undefined, response?: unknown) => void;
+
+/** The Node response of a request served by `@hono/node-server` (its bindings are the app's env), else undefined. */
+function nodeResponseOf(c: Context): ServerResponse | undefined {
+  const env = c.env as { outgoing?: ServerResponse; server?: { outgoing?: ServerResponse } } | undefined;
+  const outgoing = env?.outgoing ?? env?.server?.outgoing;
+  return typeof outgoing?.once === 'function' ? outgoing : undefined;
+}
+
+/** Resolves true after `delayMs`, or false as soon as `signal` aborts (the timer is then dropped). */
+function holdUnlessAborted(signal: AbortSignal, delayMs: number): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, delayMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** What a request whose client went away while it was held answers: nobody reads it. */
+const clientGone = () => new Response(null, { status: 499 });
+
+/**
+ * Holds an admitted request `delayMs` (shaping), runs the rest of the chain, and settles the
+ * verdict once the response is over: on `@hono/node-server` when it was sent in full or its
+ * connection closed first (a streamed body counts to its end), elsewhere once the chain's response
+ * is known (no status when the request's signal aborted first).
+ */
+export async function proceed(c: Context, next: () => Promise<void>, delayMs: number, settle: Settle): Promise<Response | undefined> {
+  const res = nodeResponseOf(c);
+  if (res !== undefined) {
+    settleWhenDone(res, settle, c);
+    if (delayMs > 0 && !(await holdUnlessClosed(res, delayMs))) return clientGone();
+    await next();
+    return;
+  }
+  const { signal } = c.req.raw;
+  if (delayMs > 0 && !(await holdUnlessAborted(signal, delayMs))) {
+    settle(undefined, c);
+    return clientGone();
+  }
+  let status: number | undefined;
+  try {
+    await next();
+    status = signal.aborted ? undefined : c.res.status;
+  } finally {
+    settle(status, c);
+  }
+}

@@ -1,0 +1,1 @@
+export { packageBuild as default } from '../../tsup.base.js';
