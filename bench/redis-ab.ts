@@ -68,8 +68,8 @@ async function run(client: Redis, c: Case, total: number): Promise<void> {
       const keys: string[] = [];
       for (let i = 0; i < BATCH && next < total; i++) keys.push(`ab-${c.name}-${c.limits}:{client-${next++ % IDENTITIES}}`);
       const reply = (await client.evalsha(c.sha, keys.length, ...keys, ...batchArgs(c.limits, keys.length, String(next)))) as unknown[];
-      // Every limit allowed with no delay: remaining, reset per limit, after the call id.
-      if (reply.length !== 1 + keys.length * c.limits * 2) throw new Error(`${c.name}: a decision was not admitted`);
+      // Every limit allowed with no delay: remaining, reset per limit, after the call id and Redis TIME.
+      if (reply.length !== 2 + keys.length * c.limits * 2) throw new Error(`${c.name}: a decision was not admitted`);
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));

@@ -1,20 +1,23 @@
 import { describeValue, invalidOption, TollgateError } from './errors.js';
-import type { ConsumeOptions } from './limiter-types.js';
-import { refuseUnknownFields } from './option-fields.js';
+import type { ConsumeOptions, RefundOptions } from './limiter-types.js';
+import { type FieldSet, refuseUnknownFields } from './option-fields.js';
 
 /** One entry per option of `ConsumeOptions`: the compiler refuses this object when one is missing. */
-const CONSUME_FIELDS = { cost: true } as const satisfies Record<keyof ConsumeOptions, true>;
+export const CONSUME_FIELDS = { cost: true } as const satisfies Record<keyof ConsumeOptions, true>;
+/** One entry per option of `RefundOptions`, likewise. */
+export const REFUND_FIELDS = { cost: true, charge: true } as const satisfies Record<keyof RefundOptions, true>;
 
 /**
- * The cost `consume` or `refund` options ask for (default 1). Throws `ERR_TOLLGATE_INVALID_COST`
- * for a bad cost and `ERR_TOLLGATE_INVALID_OPTION` naming a field they do not take (`cots` would
- * otherwise charge 1). On the hot path: allocates nothing unless it refuses.
+ * The cost `consume` or `refund` options ask for (default 1); `fields` are the ones they take.
+ * Throws `ERR_TOLLGATE_INVALID_COST` for a bad cost and `ERR_TOLLGATE_INVALID_OPTION` naming a
+ * field they do not take (`cots` would otherwise charge 1). On the hot path: allocates nothing
+ * unless it refuses.
  */
-export function costOf(options: ConsumeOptions | undefined): number {
+export function costOf(options: ConsumeOptions | undefined, fields: FieldSet = CONSUME_FIELDS): number {
   if (options === undefined) return 1;
   if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be { cost }', options);
   for (const field in options) {
-    if (!Object.hasOwn(CONSUME_FIELDS, field)) refuseUnknownFields(options, CONSUME_FIELDS);
+    if (!Object.hasOwn(fields, field)) refuseUnknownFields(options, fields);
   }
   const cost = options.cost ?? 1;
   if (!Number.isSafeInteger(cost) || cost < 1) {

@@ -1,5 +1,5 @@
-import type { Outcome, Policy } from './algorithms/types.js';
-import type { BoundLimit, OperationKind, StoreResult } from './stores/store.js';
+import type { Charge, Outcome, Policy } from './algorithms/types.js';
+import type { BoundLimit, StoreOperation, StoreResult } from './stores/store.js';
 
 /** What a decision reports about a limit regardless of state; computed once per limiter. */
 export interface LimitInfo {
@@ -76,23 +76,33 @@ export interface Decision {
    * does not report that time: this is still the local clock.
    */
   decidedAtMs: number;
+  /**
+   * Present when the store admitted a consume and charged for it: what it took, when. Pass the
+   * decision to `limiter.refund(key, { charge: decision })` to give back only what that charge
+   * still holds (nothing once its window, period or bucket state has passed).
+   */
+  charge?: Charge;
 }
 
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
-export function toDecision(
-  kind: OperationKind,
-  result: StoreResult,
-  infos: readonly LimitInfo[],
-  cost: number,
-  decidedAtMs: number,
-): Decision {
-  return infos.length === 1
-    ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
-    : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
+export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
+  const { kind, cost, token } = operation;
+  const decision =
+    infos.length === 1
+      ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
+      : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
+  // Dated on the store's timeline, which a refund of it is decided on too.
+  if (result.committed) decision.charge = { atMs: result.decidedAtMs ?? operation.nowMs ?? decidedAtMs, cost, token };
+  return decision;
 }
 
 /** The common case, with nothing to fold. */
-function singleLimitDecision(kind: OperationKind, result: StoreResult, { name, limit, policy }: LimitInfo, decidedAtMs: number): Decision {
+function singleLimitDecision(
+  kind: StoreOperation['kind'],
+  result: StoreResult,
+  { name, limit, policy }: LimitInfo,
+  decidedAtMs: number,
+): Decision {
   const outcome = result.outcomes[0]!;
   const allowed = kind === 'consume' ? result.committed : outcome.allowed;
   const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
@@ -103,7 +113,7 @@ function singleLimitDecision(kind: OperationKind, result: StoreResult, { name, l
 }
 
 function multiLimitDecision(
-  kind: OperationKind,
+  kind: StoreOperation['kind'],
   result: StoreResult,
   infos: readonly LimitInfo[],
   cost: number,

@@ -26,7 +26,7 @@ export type { EventLoopDelayOptions } from './adaptive/loop-delay.js';
 export type { QueueOrder } from './adaptive/wait-queue.js';
 export type { AlgorithmName } from './algorithms/registry.js';
 export { ALGORITHMS } from './algorithms/registry.js';
-export type { Algorithm, Outcome, Policy, StepResult } from './algorithms/types.js';
+export type { Algorithm, Charge, Outcome, Policy, StepResult } from './algorithms/types.js';
 export type { ConcurrencyLimiter, CreateConcurrencyLimiterOptions } from './concurrency-limiter.js';
 export { createConcurrencyLimiter } from './concurrency-limiter.js';
 export type { Decision, DecisionSource, Lease, LimitDecision, ShadowVerdict } from './decision.js';
@@ -99,6 +99,7 @@ export type {
   FallbackShare,
   Limiter,
   LimiterOptions,
+  RefundOptions,
   StoreErrorPolicy,
   StoreFailureMode,
 } from './limiter-types.js';

@@ -1,3 +1,4 @@
+import type { Charge } from './algorithms/types.js';
 import { type Decision, type LimitInfo, limitInfo, toDecision } from './decision.js';
 import { TollgateError } from './errors.js';
 import { assertIdentity, encodeIdentity, type Keyspace, keyspacesFor } from './keys.js';
@@ -54,14 +55,26 @@ export class LimiterCalls {
    * operation comes through here (or `consumeNow`): the key is checked and mapped (`keyOf`) once,
    * and the deny cache, events and leases all see the key as stored.
    */
-  run(kind: OperationKind, key: string, cost: number, token = '', checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
+  run(
+    kind: OperationKind,
+    key: string,
+    cost: number,
+    token = '',
+    checked: readonly BoundLimit[] = this.config.limits,
+    charge?: Charge,
+  ): Promise<Decision> {
     try {
-      const operation = this.operation(kind, key, cost, token, checked);
+      const operation = this.operation(kind, key, cost, token, checked, charge);
       if (this.memory === undefined) return this.guarded.call(operation, this.lastStored);
       return Promise.resolve(this.inMemory(this.memory, operation, this.lastStored));
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** A refund of `cost` of what `charge` took. */
+  refund(key: string, cost: number, charge: Charge): Promise<Decision> {
+    return this.run('refund', key, cost, '', this.config.limits, charge);
   }
 
   /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`, named by the key as stored. */
@@ -109,13 +122,21 @@ export class LimiterCalls {
 
   /** The decision, as `consume` reports it, of a group's result for an operation of `groupConsume`. */
   groupDecision(operation: StoreOperation, stored: string, result: StoreResult): Decision {
-    const verdict = toDecision('consume', result, this.infos, operation.cost, result.decidedAtMs ?? this.config.now());
+    const verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
     return this.decisions.report(operation, stored, verdict, 0);
   }
 
-  private operation(kind: OperationKind, key: string, cost: number, token: string, checked: readonly BoundLimit[]): StoreOperation {
+  private operation(
+    kind: OperationKind,
+    key: string,
+    cost: number,
+    token: string,
+    checked: readonly BoundLimit[],
+    charge?: Charge,
+  ): StoreOperation {
     if (this.config.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.config.chosenPerCall);
-    return { kind, identity: this.identityOf(key), keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.() };
+    const identity = this.identityOf(key);
+    return { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.(), charge };
   }
 
   /** The encoded identity of `key`; `lastStored` is then the key as stored (`keyOf` applied). */
@@ -133,7 +154,7 @@ export class LimiterCalls {
   private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {
     const result = memory.executeSync(operation);
     // The memory store has read the time it decided at: no second clock read per decision.
-    const verdict = toDecision(operation.kind, result, this.infos, operation.cost, result.decidedAtMs ?? this.config.now());
+    const verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
     return this.decisions.report(operation, key, verdict, 0);
   }
 }

@@ -65,6 +65,16 @@ export interface ConsumeOptions {
   cost?: number;
 }
 
+export interface RefundOptions extends ConsumeOptions {
+  /**
+   * The decision of the consume being refunded (its `charge`): each limit then gives back at most
+   * what that charge still holds, nothing once the window, period or bucket state it charged has
+   * passed; `cost` defaults to the cost charged. A decision with no charge (denied, or answered
+   * without the store) gives nothing back.
+   */
+  charge?: Pick<Decision, 'charge'>;
+}
+
 export interface Limiter {
   /** The `rule` option: names this limiter in events and metrics. */
   readonly rule: string;
@@ -90,10 +100,12 @@ export interface Limiter {
   /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
   reset(key: string): Promise<Decision>;
   /**
-   * Gives `cost` (default 1) back to every limit that can take it, e.g. for a request that
-   * failed and should not count; resolves to the decision a request of cost 1 would now get.
+   * Gives `cost` back to every limit that can take it, e.g. for a request that failed and should
+   * not count; resolves to the decision a request of cost 1 would now get. Pass the consume's
+   * decision as `charge` so that a refund arriving late gives back only what is still charged;
+   * without it, `cost` (default 1) comes off whatever the state holds now.
    */
-  refund(key: string, options?: ConsumeOptions): Promise<Decision>;
+  refund(key: string, options?: RefundOptions): Promise<Decision>;
   /**
    * Waits until a job of `cost` may go on, then resolves with the decision that admitted it
    * (`delayMs` 0: nothing left to hold). Rejects at once with `ERR_TOLLGATE_WAIT_TIMEOUT` when

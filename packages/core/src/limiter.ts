@@ -1,11 +1,13 @@
-import { costOf } from './consume-options.js';
+import type { Charge } from './algorithms/types.js';
+import { CONSUME_FIELDS, costOf, REFUND_FIELDS } from './consume-options.js';
 import type { Decision } from './decision.js';
-import { describeValue, TollgateError } from './errors.js';
+import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { assertIdentity } from './keys.js';
 import { LimiterCalls } from './limiter-calls.js';
 import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './limiter-config.js';
 import type { ConsumeOptions, CreateLimiterOptions, Limiter } from './limiter-types.js';
 import { createVariants, type Variants } from './limiter-variants.js';
+import type { FieldSet } from './option-fields.js';
 import type { StoreFailureAnswer } from './resilience/guarded-store.js';
 import type { Clock, Store } from './stores/store.js';
 import { createWaiter } from './wait/wait.js';
@@ -40,7 +42,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume: (key, options) => withCost(options, (cost) => calls.consume(key, cost)),
+    consume: (key, options) => withCost(options, CONSUME_FIELDS, (cost) => calls.consume(key, cost)),
     async release(lease) {
       // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
@@ -52,7 +54,10 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     },
     peek: (key) => calls.run('peek', key, 1),
     reset: (key) => calls.run('reset', key, 1),
-    refund: (key, options) => withCost(options, (cost) => calls.run('refund', key, cost)),
+    refund: (key, options) =>
+      withCost(options, REFUND_FIELDS, (cost) =>
+        options?.charge === undefined ? calls.run('refund', key, cost) : refundCharge(calls, key, options.charge, options.cost),
+      ),
     wait(key, waitOptions) {
       // Waiters line up per key as stored, the key leases name.
       try {
@@ -115,11 +120,42 @@ function failureAnswer(answer: FailureAnswer): StoreFailureAnswer {
   return 'limiter' in answer ? answer.limiter : createLimiter(answer.build);
 }
 
+/**
+ * A refund of what `holder` (a consume's decision) charged, `cost` of it (default all, already
+ * checked). The charge is spent as the refund is sent, so a second refund of the decision never
+ * gives back twice.
+ */
+function refundCharge(calls: LimiterCalls, key: string, holder: unknown, cost: number | undefined): Promise<Decision> {
+  if (!isChargeHolder(holder)) return Promise.reject(invalidOption('charge', 'must be a decision returned by consume', holder));
+  const charged = holder.charge;
+  // Nothing was charged, or it was all given back: what is left is what a peek reports.
+  if (charged === undefined) return calls.run('peek', key, 1);
+  const units = Math.min(cost ?? charged.cost, charged.cost);
+  const rest = charged.cost - units;
+  if (rest > 0) holder.charge = { ...charged, cost: rest };
+  else delete holder.charge;
+  return calls.refund(key, units, charged);
+}
+
+function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {
+  if (typeof value !== 'object' || value === null) return false;
+  const { charge } = value as { charge?: Partial<Charge> | undefined };
+  if (charge === undefined) return true;
+  return (
+    typeof charge === 'object' &&
+    charge !== null &&
+    Number.isFinite(charge.atMs) &&
+    Number.isSafeInteger(charge.cost) &&
+    (charge.cost as number) >= 1 &&
+    typeof charge.token === 'string'
+  );
+}
+
 /** `run` with the cost `options` ask for; a promise rejected with the error when they are refused. */
-function withCost(options: ConsumeOptions | undefined, run: (cost: number) => Promise<Decision>): Promise<Decision> {
+function withCost(options: ConsumeOptions | undefined, fields: FieldSet, run: (cost: number) => Promise<Decision>): Promise<Decision> {
   let cost: number;
   try {
-    cost = costOf(options);
+    cost = costOf(options, fields);
   } catch (error) {
     return Promise.reject(error);
   }

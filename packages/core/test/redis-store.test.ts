@@ -75,6 +75,24 @@ describe('RedisStore on one node', () => {
     expect(await limiter.consume('a')).toMatchObject({ allowed: false, remaining: 0 });
   });
 
+  it("dates a consume's charge by Redis TIME under time: 'server', so its refund is decided on one timeline", async () => {
+    const skewedMs = Date.now() - 3_600_000;
+    const limiter = createLimiter({
+      algorithm: 'fixed-window',
+      limit: 1,
+      window: '1m',
+      store,
+      prefix: uniquePrefix(),
+      clock: () => skewedMs,
+      ...STORE_SEMANTICS,
+    });
+    const [before, decision, after] = [Date.now(), await limiter.consume('a'), Date.now()];
+    expect(decision.charge!.atMs).toBeGreaterThanOrEqual(before - 1000);
+    expect(decision.charge!.atMs).toBeLessThanOrEqual(after + 1000);
+    expect(await limiter.refund('a', { charge: decision })).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await limiter.consume('a')).allowed).toBe(true);
+  });
+
   it("decides on the limiter's clock under time: 'client', else on the store's", async () => {
     let limiterNow = Date.now();
     let storeNow = limiterNow;

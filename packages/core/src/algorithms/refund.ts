@@ -1,4 +1,22 @@
-import type { Algorithm, StepResult } from './types.js';
+import type { Algorithm, Charge, StepResult } from './types.js';
+
+/** Units a refund of `cost` may give back: never more than its charge took. */
+export function unitsBack(cost: number, charge: Charge | undefined): number {
+  return charge === undefined ? cost : Math.min(cost, charge.cost);
+}
+
+/**
+ * What a charge of `charge.cost` units of `unit` (one unit of drain) still holds at `nowMs` in a
+ * meter draining `drainPerMs` per ms: its units drain first-come as time passes, so after
+ * `cost × unit / drainPerMs` ms it holds nothing. Without a charge, no bound (Infinity).
+ * For a meter whose later charges pile up behind it (GCRA's TAT, a bucket's deficit), what it adds
+ * to the meter is at least this much: giving back at most this never leaves more room than had
+ * the charge never been made.
+ */
+export function heldByCharge(charge: Charge | undefined, nowMs: number, unit: number, drainPerMs: number): number {
+  if (charge === undefined) return Infinity;
+  return charge.cost * unit - Math.max(0, nowMs - charge.atMs) * drainPerMs;
+}
 
 /**
  * What a refund reports: the state it leaves (`next`, kept `ttlMs`; undefined when there was

@@ -23,6 +23,20 @@ export interface StepResult<S> extends Outcome {
   ttlMs: number;
 }
 
+/**
+ * What an admitted consume took, as its decision carries it (`decision.charge`): a refund given it
+ * gives back only what that charge still holds, so a refund arriving after the window, period or
+ * bucket state it charged gives back nothing.
+ */
+export interface Charge {
+  /** When the store decided, on the store's own timeline (its clock, the client clock sent, or Redis TIME). */
+  readonly atMs: number;
+  /** The cost charged. */
+  readonly cost: number;
+  /** The consume's token ('' when its rule needed none): names the members it added. */
+  readonly token: string;
+}
+
 /** How a limit is advertised in the `RateLimit-Policy` header: `quota` units per `windowMs`. */
 export interface Policy {
   /** The most that can pass at once: `Decision.limit`, so `remaining` never exceeds it. */
@@ -102,9 +116,10 @@ export interface Algorithm<P, S, F extends SpecFields = SpecFields, N extends st
   /**
    * Gives `cost` back. `next` is the state left behind (undefined: nothing to give back),
    * kept `ttlMs` (<= 0: delete it); the outcome is what a request of cost 1 would now get.
+   * With `charge`, at most what that charge still holds at `nowMs` (nothing once it expired).
    * Without `refund` an algorithm cannot give capacity back and a refund reports a peek.
    */
-  refund?(state: S | undefined, nowMs: number, params: P, cost: number): StepResult<S>;
+  refund?(state: S | undefined, nowMs: number, params: P, cost: number, charge?: Charge): StepResult<S>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param, state and field type

@@ -91,8 +91,9 @@ type Settler = (
  */
 function settlerOf({ skipFailedRequests, skipSuccessfulRequests, requestWasSuccessful }: HttpConfig): Settler {
   const refunds = skipFailedRequests || skipSuccessfulRequests;
-  const refundIf = (limiter: Limiter, identity: string, failed: boolean) => {
-    if (failed ? skipFailedRequests : skipSuccessfulRequests) limiter.refund(identity, { cost: 1 }).catch(() => {});
+  // The decision's charge: a response that ends after the window (or period) it was charged in gives nothing back.
+  const refundIf = (limiter: Limiter, identity: string, decision: Decision, failed: boolean) => {
+    if (failed ? skipFailedRequests : skipSuccessfulRequests) limiter.refund(identity, { charge: decision }).catch(() => {});
   };
   return (limiter, identity, decision, raw) => {
     const { lease } = decision;
@@ -104,12 +105,12 @@ function settlerOf({ skipFailedRequests, skipSuccessfulRequests, requestWasSucce
       if (lease !== undefined) limiter.release(lease).catch(() => {});
       if (!refunds) return;
       if (statusCode === undefined || requestWasSuccessful === undefined) {
-        refundIf(limiter, identity, statusCode === undefined || statusCode >= 400);
+        refundIf(limiter, identity, decision, statusCode === undefined || statusCode >= 400);
         return;
       }
       // A throwing or rejecting callback leaves the request counted.
       new Promise<boolean>((resolve) => resolve(requestWasSuccessful(raw, response)))
-        .then((succeeded) => refundIf(limiter, identity, !succeeded))
+        .then((succeeded) => refundIf(limiter, identity, decision, !succeeded))
         .catch(() => {});
     };
   };

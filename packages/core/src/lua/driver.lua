@@ -6,7 +6,8 @@
 --   `token`, then peek | 'f' refund | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
 --   rules above), and 't' when its ops carry a token, else '';
 --   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
---   the shape says so (a string unique to the op, for algorithms that store per-request members).
+--   the shape says so (a string unique to the op, for algorithms that store per-request members),
+--   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost.
 -- A rule is sent once per batch however many of its ops the batch carries, and its params parsed
 -- once; so is a shape: the ops of a batch mostly share their kind, clock, cost and rule, and each
 -- then costs Redis one argument instead of five.
@@ -16,13 +17,15 @@
 -- A packed key holds the string limits' states in the order of the limits, each at a fixed place
 -- (a single string limit's value is its state alone), and expires with its longest-lived limit:
 -- a state past its own TTL stays, which each algorithm reads as no state.
--- Reply: the call id (the last ARGV, read nowhere else), then per op and limit: its verdict is
+-- Reply: the call id (the last ARGV, read nowhere else), the Redis TIME the ops decided on (0 when
+-- none read it), then per op and limit: its verdict is
 -- delay_ms (>= 0) when allowed, else -2 - retry_ms (retry_ms -1 = never): every step allows with
 -- no retry and refuses with no delay. A verdict of 0 (allowed, no delay) is left out: the limit
 -- replies remaining, reset_ms; any other, -1 - remaining, reset_ms, verdict. An op commits when it is a
 -- consume and every one of its limits allows it (all or nothing): the store tells that from the
 -- verdicts. Its packed key is then read once and written once.
--- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it.
+-- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
+-- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
 -- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
 -- the id in front of its reply.
 local slack = tonumber(ARGV[1])
@@ -162,6 +165,7 @@ local function check_types(shapes, a)
     local shape = shapes[ARGV[a + 1]]
     a = a + 1
     if shape.token then a = a + 1 end
+    if shape.kind == 'g' then a = a + 2 end
     local rule = shape.rule
     local sorted_from = k
     if rule.packed > 0 then
@@ -219,15 +223,15 @@ local shapes
 shapes, a = read_shapes(rules, a)
 local first_kind = shapes[ARGV[a + 1]].kind
 local fetched = NOTHING
-if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'l' then fetched = check_types(shapes, a) end
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'l' then fetched = check_types(shapes, a) end
 local ops_at = a
 
 -- Runs the ops from ARGV[ops_at]; a group's consumes (kind 'a') run as `group_kind`. Returns the
--- reply and whether every op was allowed by all of its limits.
+-- reply (its Redis TIME left 0: see `reply_of`) and whether every op was allowed by all of its limits.
 local function run_ops(group_kind)
   local a = ops_at
-  local reply = { ARGV[#ARGV] }
-  local r, k = 1, 1
+  local reply = { ARGV[#ARGV], 0 }
+  local r, k = 2, 1
   local every_allowed = true
   for _ = 1, tonumber(ARGV[a]) do
     local shape = shapes[ARGV[a + 1]]
@@ -237,6 +241,12 @@ local function run_ops(group_kind)
     if shape.token then
       token = ARGV[a + 1]
       a = a + 1
+    end
+    local charge
+    if kind == 'g' then
+      charge = { at = tonumber(ARGV[a + 1]), cost = tonumber(ARGV[a + 2]), token = token }
+      kind = 'f'
+      a = a + 2
     end
     local now, ttl_extra = shape.now, slack
     if not now then
@@ -282,7 +292,7 @@ local function run_ops(group_kind)
       if kind == 'f' then
         step_cost = 1
         if algo.refund then
-          local refunded_ttl, refunded = algo.refund(key, p, cost, now, old, at, fresh)
+          local refunded_ttl, refunded = algo.refund(key, p, cost, now, old, at, fresh, charge)
           if refunded_ttl then
             refunded_ttl = refunded_ttl + ttl_extra
             if at then
@@ -337,10 +347,16 @@ local function run_ops(group_kind)
   return reply, every_allowed
 end
 
-if first_kind ~= 'a' then return (run_ops('c')) end
+-- `reply` with the Redis TIME its ops decided on, when they read it.
+local function reply_of(reply)
+  if server_now then reply[2] = server_now end
+  return reply
+end
+
+if first_kind ~= 'a' then return reply_of((run_ops('c'))) end
 -- A group (its ops all of kind 'a', on different keys): each is first run as a peek of its cost,
 -- which writes nothing; only when every one passes are they run again as consumes, on the same
 -- states at the same time, so with the same answers. Otherwise the peeks' answers are the reply.
 local checked, admitted = run_ops('p')
-if not admitted then return checked end
-return (run_ops('c'))
+if not admitted then return reply_of(checked) end
+return reply_of((run_ops('c')))

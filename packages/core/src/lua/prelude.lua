@@ -28,8 +28,9 @@
 --   fetch = false  when the state is not a string but a sorted set under a key of the limit's
 --     own: the driver then reads nothing for it, and the algorithm brings `commit`.
 --   commit(key, commit_state, ttl_ms)  for a sorted set: writes what `step` or `refund` returned.
---   refund(key, p, cost, now, state, at, out) -> ttl_ms[, commit_state]  optional: gives `cost`
---     back, putting the new string state in `out` as `step` does; nil when there is nothing to
+--   refund(key, p, cost, now, state, at, out, charge) -> ttl_ms[, commit_state]  optional: gives `cost`
+--     back (with a charge { at, cost, token }, at most what that charge still holds, as the
+--     TypeScript `refund` does), putting the new string state in `out` as `step` does; nil when there is nothing to
 --     give back, ttl_ms <= 0 deletes the state. The driver writes it, then reports a peek
 --     (cost 1) on the refunded state.
 --   release(key, p, now, token)  optional: removes the lease `token`, writing its key itself,
@@ -59,4 +60,15 @@ local function set_state(key, state, ttl_ms)
   else
     redis.call('PSETEX', key, format('%d', ttl_ms), state)
   end
+end
+
+-- algorithms/refund.ts, for the algorithms' `refund`: the units a refund of `cost` may give back
+-- (never more than its charge took), and what a charge still holds at `now` in a meter draining
+-- `drain` per ms (`heldByCharge`).
+local function units_back(cost, charge)
+  if charge then return math.min(cost, charge.cost) end
+  return cost
+end
+local function held_by_charge(charge, now, unit, drain)
+  return charge.cost * unit - math.max(0, now - charge.at) * drain
 end

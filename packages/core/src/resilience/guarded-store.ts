@@ -57,7 +57,7 @@ export class GuardedStore {
     this.inOutage = false;
     const openForMs = breaker?.succeeded();
     if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
-    const decision = toDecision(kind, result, this.infos, cost, now());
+    const decision = toDecision(operation, result, this.infos, now());
     if (cacheable) denyCache.remember(key, decision, sentAtMs, operation.limits);
     return this.decisions.report(operation, key, decision, performance.now() - startedAt);
   }

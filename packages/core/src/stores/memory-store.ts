@@ -157,7 +157,7 @@ export class MemoryStore implements Store {
   }
 
   /** Reset, release and refund, on one limit or on a multi-limit rule's entry. */
-  private executeAll({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+  private executeAll({ kind, identity, keyspaces, limits, cost, token, charge }: StoreOperation, now: number): StoreResult {
     const single = limits.length === 1;
     const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
     if (kind === 'reset') this.remove(space, identity);
@@ -179,7 +179,7 @@ export class MemoryStore implements Store {
         keep(i, next, next === undefined ? 0 : ttlMs);
       }
       if (kind === 'refund' && algorithm.refund !== undefined) {
-        const result = algorithm.refund(states[i], now, params, cost);
+        const result = algorithm.refund(states[i], now, params, cost, charge);
         if (result.next !== undefined) keep(i, result.next, result.ttlMs);
         results.push(result);
       } else {

@@ -44,11 +44,15 @@ const REDIS_STORE_FIELDS = { client: true, time: true, clock: true, ttlSlackMs: 
 
 interface Pending {
   operation: StoreOperation;
+  /** The client clock reading sent with it; undefined on Redis TIME. */
+  nowMs?: number;
   resolve: (result: StoreResult) => void;
   reject: (error: unknown) => void;
 }
 
 const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
+/** A refund of a charge: its token names the members it added; its time and cost follow the op. */
+const CHARGED_REFUND = 'g';
 /** The driver's kind of a group's consumes (`executeGroup`). */
 const GROUP_CONSUME = 'a';
 /** A lone operation meeting TRYAGAIN (its keys split by a slot migration) or MOVED is tried again this often. */
@@ -236,8 +240,8 @@ function pushBatchRules(batch: Pending[], args: string[]): Map<readonly BoundLim
 
 /**
  * Appends a batch's operations to `args` and returns their keys: the distinct shapes (kind, clock,
- * cost, rule, whether a token follows) each sent once, then per op its shape and, when it has one,
- * its token (the driver's protocol).
+ * cost, rule, whether a token follows) each sent once, then per op its shape, its token when it
+ * has one, and a refund's charge (the driver's protocol).
  */
 function pushBatchOps(
   batch: Pending[],
@@ -250,11 +254,15 @@ function pushBatchOps(
   const shapes = new Map<string, string>();
   const shapeArgs: string[] = [];
   const opArgs: string[] = [];
-  for (const { operation } of batch) {
+  for (const pending of batch) {
+    const { operation } = pending;
     // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
-    const now = clock === undefined ? '' : String(operation.nowMs ?? clock());
-    const hasToken = operation.token === '' ? '' : 't';
-    const kind = group ? GROUP_CONSUME : KIND_CODE[operation.kind];
+    if (clock !== undefined) pending.nowMs = operation.nowMs ?? clock();
+    const now = pending.nowMs === undefined ? '' : String(pending.nowMs);
+    const { charge } = operation;
+    const token = charge === undefined ? operation.token : charge.token;
+    const hasToken = token === '' ? '' : 't';
+    const kind = group ? GROUP_CONSUME : charge === undefined ? KIND_CODE[operation.kind] : CHARGED_REFUND;
     const cost = String(operation.cost);
     const rule = indexOf.get(operation.limits)!;
     const id = `${kind} ${now} ${cost} ${rule} ${hasToken}`;
@@ -265,7 +273,8 @@ function pushBatchOps(
       shapeArgs.push(kind, now, cost, rule, hasToken);
     }
     opArgs.push(shape);
-    if (hasToken) opArgs.push(operation.token);
+    if (hasToken) opArgs.push(token);
+    if (charge !== undefined) opArgs.push(String(charge.atMs), String(charge.cost));
     pushRedisKeys(operation, keys);
   }
   args.push(String(shapes.size));
@@ -281,9 +290,13 @@ function allOrNothing(results: StoreResult[]): StoreResult[] {
   return results.map((result) => (result.committed ? { ...result, committed: false } : result));
 }
 
-/** Splits the flat script reply (after the call id) back into one result per operation, in order. */
+/**
+ * Splits the flat script reply (after the call id and the Redis TIME the script decided on, 0 when
+ * it read none) back into one result per operation, in order.
+ */
 function settle(batch: Pending[], reply: (number | string)[]): void {
-  let at = 1;
+  const serverNowMs = reply[1] === 0 ? undefined : Number(reply[1]);
+  let at = 2;
   for (const pending of batch) {
     // A consume commits when every limit allowed it (all or nothing): the reply does not repeat it.
     let committed = pending.operation.kind === 'consume';
@@ -308,6 +321,6 @@ function settle(batch: Pending[], reply: (number | string)[]): void {
         delayMs: allowed ? verdict : 0,
       });
     }
-    pending.resolve({ committed, outcomes });
+    pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs });
   }
 }

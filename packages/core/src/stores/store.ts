@@ -1,4 +1,4 @@
-import type { AnyAlgorithm, Outcome } from '../algorithms/types.js';
+import type { AnyAlgorithm, Charge, Outcome } from '../algorithms/types.js';
 import type { Keyspace } from '../keys.js';
 
 /** Epoch milliseconds. */
@@ -32,6 +32,8 @@ export interface StoreOperation {
   readonly token: string;
   /** The caller's clock reading; absent, the store decides the time (a RedisStore on server time always does). */
   readonly nowMs?: number | undefined;
+  /** A refund: the charge it gives back (`Decision.charge`), so each limit gives back at most what that charge still holds. */
+  readonly charge?: Charge | undefined;
 }
 
 export interface StoreResult {
@@ -39,7 +41,10 @@ export interface StoreResult {
   readonly committed: boolean;
   /** One per limit, in order. */
   readonly outcomes: readonly Outcome[];
-  /** The store's own time of the decision (epoch ms), when it read one: the memory store does. */
+  /**
+   * The store's own time of the decision (epoch ms): the memory store's clock, the client clock a
+   * RedisStore sent, or Redis TIME. A committed consume's charge is dated by it.
+   */
   readonly decidedAtMs?: number;
 }
 

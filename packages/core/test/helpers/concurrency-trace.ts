@@ -1,5 +1,6 @@
 import { type CreateConcurrencyLimiterOptions, createConcurrencyLimiter, type Decision, type Lease, type Store } from '../../src/index.js';
 import { STORE_SEMANTICS } from './stores.js';
+import { comparable } from './trace.js';
 
 export type ConcurrencyStep =
   | { op: 'acquire'; advanceMs: number }
@@ -33,7 +34,7 @@ export async function playConcurrencyTrace(
     if (step.op === 'acquire') {
       const { lease, ...decision } = await limiter.acquire('client');
       if (lease) leases.push(lease);
-      decisions.push({ ...decision, leased: lease !== undefined });
+      decisions.push(comparable({ ...decision, leased: lease !== undefined }));
       continue;
     }
     if (step.op === 'release' && leases.length > 0) await limiter.release(leases[step.pick % leases.length]!);

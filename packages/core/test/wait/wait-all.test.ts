@@ -93,6 +93,20 @@ describe('waitAll over a tenant limit (10/s) and a global one (20/s)', () => {
     expect(await perTenant.peek('a')).toMatchObject({ allowed: false });
   });
 
+  it('dates each decision with its charge, which a refund of that decision gives back', async () => {
+    const { perTenant, queue } = limits();
+    const [tenantDecision, queueDecision] = await waitAll([
+      { limiter: perTenant, key: 'a', cost: 1 },
+      { limiter: queue, key: 'all', cost: 1 },
+    ]);
+    expect(tenantDecision!.charge).toMatchObject({ atMs: Date.now(), cost: 1 });
+    expect(queueDecision!.charge).toMatchObject({ atMs: Date.now(), cost: 1 });
+    expect(await perTenant.peek('a')).toMatchObject({ allowed: false });
+    await perTenant.refund('a', { charge: tenantDecision! });
+    expect(tenantDecision!.charge).toBeUndefined();
+    expect(await perTenant.peek('a')).toMatchObject({ allowed: true });
+  });
+
   it('waits out a failing store, trying again every second, and rejects with its error past maxWait', async () => {
     const memory = new MemoryStore();
     let failures = 2;

@@ -73,9 +73,13 @@ export function inFlightCases<Limit extends { limiter: ContractLimiter }, Store>
     server?.close();
   });
 
-  const cases: InFlightContext<Limit> = { rateLimit, store, framework, listen };
+  const advance = (ms: number) => backend.clock.advance(ms);
+  const cases: InFlightContext<Limit> = { rateLimit, store, framework, listen, advance };
   describe('a concurrency rule', () => concurrencyCases(cases));
-  describe('refunds', () => refundCases(cases));
+  describe('refunds', () => {
+    refundCases(cases);
+    lateRefundCases(cases);
+  });
   describe('shaping with a leaky bucket', () => shapingCases(cases));
 }
 
@@ -87,6 +91,8 @@ interface InFlightContext<Limit> {
   framework: ContractFramework<Limit>;
   /** Serves `app` on a loopback port, closed after the test. */
   listen: (app: ContractApp<Limit>) => Promise<Server>;
+  /** Moves the backend's virtual clock. */
+  advance: (ms: number) => void;
 }
 
 function concurrencyCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, store, listen }: InFlightContext<Limit>): void {
@@ -183,6 +189,41 @@ function refundCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, st
       await request(other).get('/?fail').expect(401);
       await nothingSpent(allSucceeded);
     }
+  });
+}
+
+/** express-rate-limit's over-admission case: a refund must not come out of a window it was not charged in. */
+function lateRefundCases<Limit extends { limiter: ContractLimiter }>({ rateLimit, store, listen, advance }: InFlightContext<Limit>): void {
+  it('a response that ends after its window gives nothing back to the next window', async () => {
+    // express-rate-limit's options: 2 per 300 ms, successful responses not counted.
+    const limit = rateLimit({ windowMs: 300, limit: 2, skipSuccessfulRequests: true, key, ...store() });
+    // Charged at the same instant in a window of its own, which refunds: once its refund shows, the
+    // refund of `limit` issued just before it (same response, same store connection) has landed.
+    const barrier = rateLimit({
+      algorithm: 'fixed-window',
+      window: '1m',
+      limit: 10,
+      skipSuccessfulRequests: true,
+      key,
+      ...store(),
+      prefix: `barrier-${Math.random()}`,
+    });
+    const slow = gate();
+    const handler: ContractHandler = (req) => (req.query.fail === undefined ? slow.handler(req) : { status: 401, body: 'done' });
+    const server = await listen({ routes: [{ path: '/', limits: [limit, barrier], handler }] });
+    const first = request(server)
+      .get('/')
+      .then((res) => res);
+    await vi.waitFor(() => expect(slow.entered()).toBe(1));
+    advance(400);
+    // The next window: its 2 units go to two failed responses, which count.
+    await request(server).get('/?fail').expect(401);
+    await request(server).get('/?fail').expect(401);
+    slow.open();
+    expect((await first).status).toBe(200);
+    // The barrier keeps the 2 failures; a peek leaves 7 after itself.
+    await vi.waitFor(async () => expect((await barrier.limiter.peek(IDENTITY)).remaining).toBe(7));
+    await request(server).get('/?fail').expect(429);
   });
 }
 

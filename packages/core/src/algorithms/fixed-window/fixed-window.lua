@@ -20,9 +20,14 @@ ALGOS['fixed-window'] = { doubles = 2, step = function(key, p, cost, now, token,
   count = count + cost
   out[at], out[at + 1] = start, count
   return 1, limit - count, reset, 0, 0, ttl
-end, refund = function(key, p, cost, now, state, at, out)
+end, refund = function(key, p, cost, now, state, at, out, charge)
   local start, count = state[at], state[at + 1]
   if not start then return nil end
+  if charge then
+    -- A charge made before this window started went with its window.
+    if charge.at < start then return nil end
+    cost = math.min(cost, charge.cost)
+  end
   local ttl = FOREVER
   if p[2] >= 0 then
     ttl = start + p[2] - now

@@ -1,6 +1,6 @@
 import { fixedWindowLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindowOrForever } from '../fields.js';
-import { nothingToRefund, refunded } from '../refund.js';
+import { nothingToRefund, refunded, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export type FixedWindowParams = LimitPerWindow;
@@ -55,11 +55,15 @@ export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState, typeof 
     };
   },
 
-  /** Lowers the current window's count by `cost`, not below 0; the window keeps its end. */
-  refund(state, nowMs, params, cost) {
+  /**
+   * Lowers the current window's count by `cost`, not below 0; the window keeps its end. A charge
+   * made before the current window started went with its window: nothing comes back.
+   */
+  refund(state, nowMs, params, cost, charge) {
     const endMs = state === undefined ? nowMs : state.startMs + params.windowMs;
     if (state === undefined || nowMs >= endMs || state.count === 0) return nothingToRefund(fixedWindow, state, nowMs, params);
-    const next = { startMs: state.startMs, count: Math.max(0, state.count - cost) };
+    if (charge !== undefined && charge.atMs < state.startMs) return nothingToRefund(fixedWindow, state, nowMs, params);
+    const next = { startMs: state.startMs, count: Math.max(0, state.count - unitsBack(cost, charge)) };
     return refunded(fixedWindow, state, next, endMs - nowMs, nowMs, params);
   },
 };

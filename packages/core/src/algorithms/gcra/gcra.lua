@@ -26,11 +26,13 @@ ALGOS['gcra'] = { doubles = 1, step = function(key, p, cost, now, token, state, 
   if allow_at > now_us then delay = ceil((allow_at - now_us) / 1000) end
   out[at] = new_tat
   return 1, floor((now_us + tolerance + max_delay - new_tat) / interval), reset, 0, delay, reset
-end, refund = function(key, p, cost, now, state, at, out)
+end, refund = function(key, p, cost, now, state, at, out, charge)
   local tat = state[at]
   local now_us = now * 1000
-  if not tat or tat <= now_us then return nil end
-  local new_tat = math.max(now_us, tat - p[1] * cost)
+  local back = p[1] * units_back(cost, charge)
+  if charge then back = math.min(back, held_by_charge(charge, now, p[1], 1000)) end
+  if not tat or tat <= now_us or back <= 0 then return nil end
+  local new_tat = math.max(now_us, tat - back)
   out[at] = new_tat
   return ceil((new_tat - now_us) / 1000)
 end }

@@ -1,6 +1,6 @@
 import { gcraLua } from '../../lua/sources.generated.js';
 import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
-import { nothingToRefund, refunded } from '../refund.js';
+import { heldByCharge, nothingToRefund, refunded, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export interface GcraParams {
@@ -71,11 +71,16 @@ export const gcra: Algorithm<GcraParams, GcraState, typeof GCRA_FIELDS, 'gcra'> 
     };
   },
 
-  /** Moves the TAT back by `cost` emission intervals, but not before now. */
-  refund(tat, nowMs, params, cost) {
+  /**
+   * Moves the TAT back by `cost` emission intervals, but not before now; with a charge, by at
+   * most the part of it not yet emitted (`heldByCharge`).
+   */
+  refund(tat, nowMs, params, cost, charge) {
     const nowUs = nowMs * 1000;
-    if (tat === undefined || tat <= nowUs) return nothingToRefund(gcra, tat, nowMs, params);
-    const newTat = Math.max(nowUs, tat - params.intervalUs * cost);
+    const { intervalUs } = params;
+    const backUs = Math.min(intervalUs * unitsBack(cost, charge), heldByCharge(charge, nowMs, intervalUs, 1000));
+    if (tat === undefined || tat <= nowUs || backUs <= 0) return nothingToRefund(gcra, tat, nowMs, params);
+    const newTat = Math.max(nowUs, tat - backUs);
     return refunded(gcra, tat, newTat, Math.ceil((newTat - nowUs) / 1000), nowMs, params);
   },
 };

@@ -52,20 +52,23 @@ end
 ALGOS['leaky-bucket'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
   if p[1] == 0 then return policing(state[at], state[at + 1], p, cost, now, at, out) end
   return shaping(state[at], p, cost, now, at, out)
-end, refund = function(key, p, cost, now, state, at, out)
+end, refund = function(key, p, cost, now, state, at, out, charge)
   local a, b = state[at], state[at + 1]
+  local back = units_back(cost, charge) * p[2]
+  if charge then back = math.min(back, held_by_charge(charge, now, p[2], 1000)) end
+  if back <= 0 then return nil end
   if p[1] == 0 then
     if not a then return nil end
     local level, last = drained(a, b, now)
     if level <= 0 then return nil end
-    local left = math.max(0, level - cost * p[2])
+    local left = math.max(0, level - back)
     out[at], out[at + 1] = left, last
     return math.ceil(left / 1000)
   end
   local now_us = now * 1000
   local next_free = a
   if not next_free or next_free <= now_us then return nil end
-  local freed = math.max(now_us, next_free - cost * p[2])
+  local freed = math.max(now_us, next_free - back)
   out[at], out[at + 1] = freed, 0
   return math.ceil((freed - now_us) / 1000)
 end }

@@ -66,11 +66,11 @@ export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState, typeof 
       : shapingStep(state as ShapingState | undefined, nowMs, params, cost);
   },
 
-  refund(state, nowMs, params, cost) {
+  refund(state, nowMs, params, cost, charge) {
     const next =
       params.mode === 'policing'
-        ? policingRefund(state as PolicingState | undefined, nowMs, params, cost)
-        : shapingRefund(state as ShapingState | undefined, nowMs, params, cost);
+        ? policingRefund(state as PolicingState | undefined, nowMs, params, cost, charge)
+        : shapingRefund(state as ShapingState | undefined, nowMs, params, cost, charge);
     return refunded(leakyBucket, state, next?.state, next?.ttlMs ?? 0, nowMs, params);
   },
 };

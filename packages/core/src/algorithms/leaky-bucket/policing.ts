@@ -1,4 +1,5 @@
-import type { StepResult } from '../types.js';
+import { heldByCharge, unitsBack } from '../refund.js';
+import type { Charge, StepResult } from '../types.js';
 
 export interface PolicingParams {
   mode: 'policing';
@@ -46,17 +47,19 @@ export function policingStep(
   };
 }
 
-/** Takes `cost` units out of the bucket, down to empty. */
+/** Takes `cost` units out of the bucket, down to empty; with a charge, at most what of it has not drained yet. */
 export function policingRefund(
   state: PolicingState | undefined,
   nowMs: number,
   { intervalUs }: PolicingParams,
   cost: number,
+  charge?: Charge,
 ): { state: PolicingState; ttlMs: number } | undefined {
   if (state === undefined) return undefined;
   const { levelUs, lastMs } = drained(state, nowMs);
-  if (levelUs <= 0) return undefined;
-  const left = Math.max(0, levelUs - cost * intervalUs);
+  const backUs = Math.min(unitsBack(cost, charge) * intervalUs, heldByCharge(charge, nowMs, intervalUs, 1000));
+  if (levelUs <= 0 || backUs <= 0) return undefined;
+  const left = Math.max(0, levelUs - backUs);
   return { state: { levelUs: left, lastMs }, ttlMs: Math.ceil(left / 1000) };
 }
 

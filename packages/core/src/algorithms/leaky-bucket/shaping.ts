@@ -1,4 +1,5 @@
-import type { StepResult } from '../types.js';
+import { heldByCharge, unitsBack } from '../refund.js';
+import type { Charge, StepResult } from '../types.js';
 
 export interface ShapingParams {
   mode: 'shaping';
@@ -45,16 +46,18 @@ export function shapingStep(
   };
 }
 
-/** Gives back the `cost` last slots, but never a slot already past. */
+/** Gives back the `cost` last slots, but never a slot already past; with a charge, at most its slots not yet past. */
 export function shapingRefund(
   nextFreeUs: ShapingState | undefined,
   nowMs: number,
   { intervalUs }: ShapingParams,
   cost: number,
+  charge?: Charge,
 ): { state: ShapingState; ttlMs: number } | undefined {
   const nowUs = nowMs * 1000;
-  if (nextFreeUs === undefined || nextFreeUs <= nowUs) return undefined;
-  const freed = Math.max(nowUs, nextFreeUs - cost * intervalUs);
+  const backUs = Math.min(unitsBack(cost, charge) * intervalUs, heldByCharge(charge, nowMs, intervalUs, 1000));
+  if (nextFreeUs === undefined || nextFreeUs <= nowUs || backUs <= 0) return undefined;
+  const freed = Math.max(nowUs, nextFreeUs - backUs);
   return { state: freed, ttlMs: Math.ceil((freed - nowUs) / 1000) };
 }
 

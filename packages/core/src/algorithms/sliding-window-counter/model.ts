@@ -1,7 +1,7 @@
 import { invalidSpec } from '../../errors.js';
 import { slidingWindowCounterLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
-import { nothingToRefund, refunded } from '../refund.js';
+import { nothingToRefund, refunded, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export type SlidingWindowCounterParams = LimitPerWindow;
@@ -78,13 +78,21 @@ export const slidingWindowCounter: Algorithm<
     };
   },
 
-  /** Lowers the current window's count by `cost`, not below 0. */
-  refund(state, nowMs, params, cost) {
-    const { startMs, prev, curr } = roll(state, nowMs, params.windowMs);
-    if (curr === 0) return nothingToRefund(slidingWindowCounter, state, nowMs, params);
-    const left = Math.max(0, curr - cost);
-    const next = { startMs, prev, curr: left };
-    return refunded(slidingWindowCounter, state, next, fadedAfter(startMs, prev, left, nowMs, params.windowMs), nowMs, params);
+  /**
+   * Lowers by `cost`, not below 0, the count the charge landed in: the current window's, or the
+   * previous one's while it still weighs; a charge older than that gives nothing back. Without a
+   * charge, the current window's count.
+   */
+  refund(state, nowMs, params, cost, charge) {
+    const { windowMs } = params;
+    const { startMs, prev, curr } = roll(state, nowMs, windowMs);
+    const chargedStartMs = charge === undefined ? startMs : Math.floor(charge.atMs / windowMs) * windowMs;
+    const back = unitsBack(cost, charge);
+    let next: SlidingWindowCounterState;
+    if (chargedStartMs === startMs && curr > 0) next = { startMs, prev, curr: Math.max(0, curr - back) };
+    else if (chargedStartMs === startMs - windowMs && prev > 0) next = { startMs, prev: Math.max(0, prev - back), curr };
+    else return nothingToRefund(slidingWindowCounter, state, nowMs, params);
+    return refunded(slidingWindowCounter, state, next, fadedAfter(startMs, next.prev, next.curr, nowMs, windowMs), nowMs, params);
   },
 };
 

@@ -37,10 +37,21 @@ ALGOS['sliding-window-counter'] = { doubles = 3, step = function(key, p, cost, n
   local reset = start + 2 * window - now
   out[at], out[at + 1], out[at + 2] = start, prev, curr + cost
   return 1, math.floor((capacity - estimate - need) / window), reset, 0, 0, reset
-end, refund = function(key, p, cost, now, state, at, out)
-  local start, prev, curr = roll(state[at], state[at + 1], state[at + 2], now, p[2])
-  if curr == 0 then return nil end
-  local left = math.max(0, curr - cost)
-  out[at], out[at + 1], out[at + 2] = start, prev, left
-  return faded_after(start, prev, left, now, p[2])
+end, refund = function(key, p, cost, now, state, at, out, charge)
+  local window = p[2]
+  local start, prev, curr = roll(state[at], state[at + 1], state[at + 2], now, window)
+  local charged = start
+  if charge then
+    charged = math.floor(charge.at / window) * window
+    cost = math.min(cost, charge.cost)
+  end
+  if charged == start and curr > 0 then
+    curr = math.max(0, curr - cost)
+  elseif charged == start - window and prev > 0 then
+    prev = math.max(0, prev - cost)
+  else
+    return nil
+  end
+  out[at], out[at + 1], out[at + 2] = start, prev, curr
+  return faded_after(start, prev, curr, now, window)
 end }

@@ -2,7 +2,7 @@ import { invalidSpec } from '../../errors.js';
 import { slidingWindowLogLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
 import { nothingToRefund, refunded } from '../refund.js';
-import type { Algorithm } from '../types.js';
+import type { Algorithm, Charge } from '../types.js';
 
 export type SlidingWindowLogParams = LimitPerWindow;
 
@@ -63,11 +63,20 @@ export const slidingWindowLog: Algorithm<
     return { allowed: true, remaining: limit - count - cost, resetAfterMs, retryAfterMs: 0, delayMs: 0, next, ttlMs: resetAfterMs };
   },
 
-  /** Removes the `cost` newest live entries. */
-  refund(entries, nowMs, params, cost) {
+  /**
+   * Removes the `cost` newest live entries; with a charge, only entries the charge added (its
+   * last `cost` members) that have not slid out.
+   */
+  refund(entries, nowMs, params, cost, charge) {
     const first = entries === undefined ? 0 : firstLive(entries, nowMs - params.windowMs);
     if (entries === undefined || first === entries.length) return nothingToRefund(slidingWindowLog, entries, nowMs, params);
-    const next = entries.slice(first, Math.max(first, entries.length - cost));
+    let next: LogEntry[];
+    if (charge === undefined) next = entries.slice(first, Math.max(first, entries.length - cost));
+    else {
+      const own = chargedMembers(charge, cost);
+      next = entries.slice(first).filter(([, member]) => !own.has(member));
+      if (next.length === entries.length - first) return nothingToRefund(slidingWindowLog, entries, nowMs, params);
+    }
     const ttlMs = next.length > 0 ? next[next.length - 1]![0] + params.windowMs - nowMs : 0;
     return refunded(slidingWindowLog, entries, next, ttlMs, nowMs, params);
   },
@@ -76,6 +85,13 @@ export const slidingWindowLog: Algorithm<
 /** Members are unique across operations (the token) and within one (the unit's index). */
 function memberName(token: string, index: number): string {
   return index === 0 ? token : `${token}:${index}`;
+}
+
+/** The members of the last `cost` units a charge added, named as its consume named them. */
+function chargedMembers(charge: Charge, cost: number): Set<string> {
+  const members = new Set<string>();
+  for (let i = Math.max(0, charge.cost - cost); i < charge.cost; i++) members.add(memberName(charge.token, i));
+  return members;
 }
 
 /** Index of the first entry newer than `floorMs`: entries at or before it have slid out. */

@@ -10,6 +10,31 @@ local function nth(key, floor, n)
   return tonumber(redis.call('ZRANGEBYSCORE', key, '(' .. num(floor), '+inf', 'WITHSCORES', 'LIMIT', n - 1, 1)[2])
 end
 
+-- A refund of a charge removes only the members it added (its last `cost` of them) still live.
+local function refund_charged(key, window, cost, now, floor, charge)
+  local drop, dropped = {}, {}
+  for i = math.max(0, charge.cost - cost), charge.cost - 1 do
+    local member = charge.token
+    if i > 0 then member = member .. ':' .. i end
+    local score = redis.call('ZSCORE', key, member)
+    if score and tonumber(score) > floor then
+      drop[#drop + 1] = member
+      dropped[member] = true
+    end
+  end
+  if #drop == 0 then return nil end
+  -- The newest member left decides how long the log is kept.
+  local newest = redis.call('ZREVRANGEBYSCORE', key, '+inf', '(' .. num(floor), 'WITHSCORES', 'LIMIT', 0, #drop + 1)
+  local ttl = 0
+  for i = 1, #newest, 2 do
+    if not dropped[newest[i]] then
+      ttl = tonumber(newest[i + 1]) + window - now
+      break
+    end
+  end
+  return ttl, { floor = floor, pop = 0, add = 0, drop = drop }
+end
+
 ALGOS['sliding-window-log'] = { fetch = false, step = function(key, p, cost, now, token)
   local limit, window = p[1], p[2]
   local floor = now - window
@@ -25,10 +50,11 @@ ALGOS['sliding-window-log'] = { fetch = false, step = function(key, p, cost, now
   end
   local reset = math.max(newest, now) + window - now
   return 1, limit - count - cost, reset, 0, 0, reset, { floor = floor, pop = 0, add = cost, at = now, token = token }
-end, refund = function(key, p, cost, now)
+end, refund = function(key, p, cost, now, state, at, out, charge)
   local floor = now - p[2]
   local count = live(key, floor)
   if count == 0 then return nil end
+  if charge then return refund_charged(key, p[2], cost, now, floor, charge) end
   local left = math.max(0, count - cost)
   local ttl = 0
   if left > 0 then ttl = nth(key, floor, left) + p[2] - now end
@@ -36,6 +62,7 @@ end, refund = function(key, p, cost, now)
 end, commit = function(key, s, ttl)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', num(s.floor))
   if s.pop > 0 then redis.call('ZPOPMAX', key, s.pop) end
+  if s.drop then redis.call('ZREM', key, unpack(s.drop)) end
   for i = 0, s.add - 1 do
     local member = s.token
     if i > 0 then member = s.token .. ':' .. i end

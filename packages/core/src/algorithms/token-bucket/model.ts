@@ -1,7 +1,7 @@
 import { invalidSpec } from '../../errors.js';
 import { tokenBucketLua } from '../../lua/sources.generated.js';
 import { MAX_SPAN_MS, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span, wholeNumber } from '../fields.js';
-import { nothingToRefund, refunded } from '../refund.js';
+import { heldByCharge, nothingToRefund, refunded, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export interface TokenBucketParams {
@@ -118,15 +118,19 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState, typeof 
     };
   },
 
-  /** Puts `cost` tokens back, up to the capacity. */
-  refund(state, nowMs, params, cost) {
+  /**
+   * Puts `cost` tokens back, up to the capacity; with a charge, at most the tokens it took that
+   * the refill has not yet made up for (`heldByCharge`).
+   */
+  refund(state, nowMs, params, cost, charge) {
     if (state === undefined) return nothingToRefund(tokenBucket, state, nowMs, params);
     const { capacity, refill, intervalMs } = params;
     const full = capacity * intervalMs;
     const elapsed = nowMs > state.lastMs ? nowMs - state.lastMs : 0;
     const scaled = Math.min(full, state.scaled + elapsed * refill);
-    if (scaled >= full) return nothingToRefund(tokenBucket, state, nowMs, params);
-    const left = Math.min(full, scaled + cost * intervalMs);
+    const back = Math.min(unitsBack(cost, charge) * intervalMs, heldByCharge(charge, nowMs, intervalMs, refill));
+    if (scaled >= full || back <= 0) return nothingToRefund(tokenBucket, state, nowMs, params);
+    const left = Math.min(full, scaled + back);
     const next = { scaled: left, lastMs: Math.max(nowMs, state.lastMs) };
     return refunded(tokenBucket, state, next, Math.ceil((full - left) / refill), nowMs, params);
   },

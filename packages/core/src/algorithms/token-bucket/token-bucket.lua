@@ -26,7 +26,7 @@ ALGOS['token-bucket'] = { doubles = 2, step = function(key, p, cost, now, token,
   if left < 0 then delay = math.ceil(-left / refill) end
   out[at], out[at + 1] = left, last
   return 1, math.max(0, math.floor((left + borrow) / interval)), reset, 0, delay, reset
-end, refund = function(key, p, cost, now, state, at, out)
+end, refund = function(key, p, cost, now, state, at, out, charge)
   local s, l = state[at], state[at + 1]
   local capacity, refill, interval = p[1], p[2], p[3]
   if not s then return nil end
@@ -34,8 +34,10 @@ end, refund = function(key, p, cost, now, state, at, out)
   local elapsed = 0
   if now > l then elapsed = now - l end
   local scaled = math.min(full, s + elapsed * refill)
-  if scaled >= full then return nil end
-  local left = math.min(full, scaled + cost * interval)
+  local back = units_back(cost, charge) * interval
+  if charge then back = math.min(back, held_by_charge(charge, now, interval, refill)) end
+  if scaled >= full or back <= 0 then return nil end
+  local left = math.min(full, scaled + back)
   out[at], out[at + 1] = left, math.max(now, l)
   return math.ceil((full - left) / refill)
 end }
