@@ -5,6 +5,8 @@
 // WINDOWS windows of WINDOW requests are each dumped with `callgrind_control -d`; the first window
 // is dropped and the instructions per request are the mean of the rest. Redis variants count the
 // Node side only. Writes results/http-instructions.json.
+// Requests come from BENCH_CLIENTS addresses (http/clients.ts; 10,000 unless told); with
+// BENCH_CLIENTS=1 the figures go to results/http-instructions.one-address.json.
 // Usage: pnpm bench:http-instructions   (BENCH_VARIANTS="no limiter,tollgate memory" to pick)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { startRedis } from '@tollgate/testing';
 import autocannon from 'autocannon';
 import { callgrindArgs, control, lastDumpInstructions } from '../callgrind.js';
 import { machine, writeResults } from '../results.js';
+import { CLIENTS, clientRequests, describeClients } from './clients.js';
 import { VARIANTS } from './variants.js';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
@@ -43,7 +46,7 @@ function startServer(variant: string, redisUrl: string, outDir: string): Promise
 }
 
 async function load(port: number, amount: number): Promise<void> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, amount, timeout: 120 });
+  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, amount, timeout: 120, ...clientRequests() });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
 }
 
@@ -78,14 +81,21 @@ try {
   for (const variant of VARIANTS.filter((v) => picked.includes(v))) {
     rows.push({ variant, instructionsPerRequest: await measure(variant, redis.url) });
     // Kept after every variant: a long run interrupted still leaves what it measured.
-    writeResults('http-instructions', { machine: machine(), warmup: WARMUP, window: WINDOW, windows: WINDOWS, rows });
+    writeResults(CLIENTS === 1 ? 'http-instructions.one-address' : 'http-instructions', {
+      machine: machine(),
+      clients: CLIENTS,
+      warmup: WARMUP,
+      window: WINDOW,
+      windows: WINDOWS,
+      rows,
+    });
   }
 } finally {
   await redis.close();
 }
 const baseline = rows.find((row) => row.variant === 'no limiter')?.instructionsPerRequest;
 console.log(
-  `\nExpress 5 hello world, instructions per request (callgrind; ${WARMUP} warm-up requests, windows of ${WINDOW}, first dropped)\n`,
+  `\nExpress 5 hello world, ${describeClients()}, instructions per request (callgrind; ${WARMUP} warm-up requests, windows of ${WINDOW}, first dropped)\n`,
 );
 console.log('| variant | instructions per request | vs no limiter |');
 console.log('| --- | ---: | ---: |');
