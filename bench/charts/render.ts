@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { readResults } from '../results.js';
-import { decisionsChart, httpChart, redisCostChart, redisMainChart } from './specs.js';
+import { decisionsChart, httpChart, redisCostChart, redisInFlightChart, redisMainChart } from './specs.js';
 
 const chartsDir = fileURLToPath(new URL('./', import.meta.url));
 
@@ -22,6 +22,7 @@ async function render(name: string, spec: TopLevelSpec | undefined): Promise<voi
 }
 
 await render('redis-cost', redisCostChart(readResults('redis-cost')));
+await render('redis-cost-in-flight', redisInFlightChart(readResults('redis-cost')));
 await render('redis-cost-vs-main', redisMainChart(readResults('redis-cost'), readResults('redis-cost.main')));
 await render('decisions-in-flight', decisionsChart(readResults('decisions')));
 await render('http-instructions', httpChart(readResults('http-instructions')));
