@@ -18,13 +18,19 @@ import autocannon from 'autocannon';
 import { callgrindArgs, control, lastDumpInstructions } from '../callgrind.js';
 import { machine, writeResults } from '../results.js';
 import { CLIENTS, clientRequests, describeClients } from './clients.js';
-import { VARIANTS } from './variants.js';
+import { VARIANTS, type Variant } from './variants.js';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 4_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 4);
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const picked = process.env.BENCH_VARIANTS?.split(',') ?? [...VARIANTS];
+/**
+ * Servers measured at once (default 1). Instruction counts do not depend on how the cores are
+ * shared, so on a machine busy with other work several at once finish sooner; requests then
+ * wait longer for their server, which may put a few more of them in one event-loop turn.
+ */
+const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 1);
 
 /** Starts the server under callgrind and resolves with its port once it listens. */
 function startServer(variant: string, redisUrl: string, outDir: string): Promise<{ child: ChildProcess; port: number }> {
@@ -76,10 +82,12 @@ async function measure(variant: string, redisUrl: string): Promise<number> {
 }
 
 const redis = await startRedis();
-const rows: { variant: string; instructionsPerRequest: number }[] = [];
-try {
-  for (const variant of VARIANTS.filter((v) => picked.includes(v))) {
+const rows: { variant: Variant; instructionsPerRequest: number }[] = [];
+const queue = VARIANTS.filter((v) => picked.includes(v));
+const measurer = async () => {
+  for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
     rows.push({ variant, instructionsPerRequest: await measure(variant, redis.url) });
+    rows.sort((a, b) => VARIANTS.indexOf(a.variant) - VARIANTS.indexOf(b.variant));
     // Kept after every variant: a long run interrupted still leaves what it measured.
     writeResults(CLIENTS === 1 ? 'http-instructions.one-address' : 'http-instructions', {
       machine: machine(),
@@ -87,9 +95,13 @@ try {
       warmup: WARMUP,
       window: WINDOW,
       windows: WINDOWS,
+      parallel: PARALLEL,
       rows,
     });
   }
+};
+try {
+  await Promise.all(Array.from({ length: PARALLEL }, measurer));
 } finally {
   await redis.close();
 }
