@@ -9,15 +9,16 @@
 // Node process, against the minimal GCRA script of redis-cost.ts called once per decision.
 // Usage: pnpm bench [--duration=2000] [--rounds=3]   (writes results/decisions.json)   (REDIS_URL=redis://… to use your own server)
 import os from 'node:os';
-import { createLimiter, MemoryStore, RedisStore } from '@tollgate/core';
+import { createLimiter, RedisStore } from '@tollgate/core';
 import { RedisProcess } from '@tollgate/testing';
-import { MemoryStore as ErlMemoryStore, type Options as ErlOptions } from 'express-rate-limit';
+import type { Options as ErlOptions } from 'express-rate-limit';
 import { Redis } from 'ioredis';
 import { RedisStore as ErlRedisStore, type RedisReply } from 'rate-limit-redis';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { minimalGcra } from '../minimal-gcra.js';
 import { machine, writeResults } from '../results.js';
 import { decisionsPerSecond, median, printTable, type Row, runCount } from './measure.js';
+import { MEMORY_IMPLEMENTATIONS, TOLLGATE_GCRA } from './memory-implementations.js';
 
 const durationMs = Number(process.argv.find((a) => a.startsWith('--duration='))?.split('=')[1] ?? 2000);
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 3);
@@ -27,9 +28,6 @@ const MANY_KEYS = Array.from({ length: 100_000 }, (_, i) => `client-${i}`);
 const REDIS_KEYS = MANY_KEYS.slice(0, 10_000);
 /** Redis closed loops: requests in flight from one Node process. */
 const IN_FLIGHT = [1, 10, 100, 1000];
-/** Tollgate's GCRA: each decision adds a minute to its identity's state, which so outlives any run (burst × interval ≤ 50 years). */
-const TOLLGATE = { algorithm: 'gcra', rate: 1, period: '1m', burst: 1_000_000 } as const;
-const BASELINE = 'tollgate';
 const rows: Row[] = [];
 
 type Op = (i: number) => Promise<unknown>;
@@ -65,26 +63,16 @@ async function scenario(name: string, keys: number, inFlight: number, implementa
   }
 }
 
-function erlMemoryStore(): ErlMemoryStore {
-  const store = new ErlMemoryStore();
-  store.init({ windowMs: HOUR_S * 1000 } as ErlOptions);
-  return store;
-}
-
 async function memoryScenarios(): Promise<void> {
   for (const [name, keys] of [
     ['memory, 1 hot key', 1],
     ['memory, 100k keys', MANY_KEYS.length],
   ] as const) {
-    const key = (i: number) => MANY_KEYS[i % keys]!;
-    const tollgate = createLimiter({ ...TOLLGATE, store: new MemoryStore() });
-    const rlm = new RateLimiterMemory({ points: HUGE, duration: HOUR_S });
-    const erl = erlMemoryStore();
-    await scenario(name, keys, 1, [
-      { name: `${BASELINE} MemoryStore (gcra)`, op: (i) => tollgate.consume(key(i)) },
-      { name: 'express-rate-limit MemoryStore', op: (i) => erl.increment(key(i)) },
-      { name: 'RateLimiterMemory', op: (i) => rlm.consume(key(i)) },
-    ]);
+    const implementations = Object.entries(MEMORY_IMPLEMENTATIONS).map(([implementation, make]) => {
+      const decide = make();
+      return { name: implementation, op: (i: number) => decide(MANY_KEYS[i % keys]!) };
+    });
+    await scenario(name, keys, 1, implementations);
   }
 }
 
@@ -92,7 +80,7 @@ async function redisScenarios(url: string): Promise<void> {
   const client = new Redis(url);
   const key = (i: number) => REDIS_KEYS[i % REDIS_KEYS.length]!;
   // Every decision from Redis: no timeout or breaker a loaded machine could trip into answering by policy.
-  const options = { ...TOLLGATE, timeout: 60_000, breaker: false, denyCache: false } as const;
+  const options = { ...TOLLGATE_GCRA, timeout: 60_000, breaker: false, denyCache: false } as const;
   const coalesced = createLimiter({ ...options, store: new RedisStore({ client }), prefix: 'bench' });
   const single = createLimiter({ ...options, store: new RedisStore({ client, maxBatchSize: 1 }), prefix: 'bench1' });
   const rlr = new RateLimiterRedis({ storeClient: client, points: HUGE, duration: HOUR_S, keyPrefix: 'rlr' });
@@ -103,8 +91,8 @@ async function redisScenarios(url: string): Promise<void> {
   const minimal = minimalGcra(client);
   for (const inFlight of IN_FLIGHT) {
     await scenario(`redis, ${inFlight} in flight`, REDIS_KEYS.length, inFlight, [
-      { name: `${BASELINE} RedisStore, coalesced`, op: (i) => coalesced.consume(key(i)) },
-      { name: `${BASELINE} RedisStore, 1 call/decision`, op: (i) => single.consume(key(i)) },
+      { name: 'tollgate RedisStore, coalesced', op: (i) => coalesced.consume(key(i)) },
+      { name: 'tollgate RedisStore, 1 call/decision', op: (i) => single.consume(key(i)) },
       { name: 'minimal GCRA script (1 call/decision)', op: (i) => minimal(key(i)) },
       { name: 'RateLimiterRedis', op: (i) => rlr.consume(key(i)) },
       { name: 'rate-limit-redis', op: (i) => erl.increment(key(i)) },
