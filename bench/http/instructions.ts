@@ -52,7 +52,7 @@ function startServer(variant: string, redisUrl: string, outDir: string): Promise
 }
 
 async function load(port: number, amount: number): Promise<void> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, amount, timeout: 120, ...clientRequests() });
+  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, amount, timeout: 600, ...clientRequests() });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
 }
 
