@@ -19,3 +19,38 @@ export function lastDumpInstructions(outDir: string, seen: Set<string>): number 
   if (!totals) throw new Error(`no totals in ${fresh[0]}`);
   return Number(totals[1]);
 }
+
+export interface Windows {
+  /** Units run uninstrumented first. */
+  warmup: number;
+  /** Units per counted window. */
+  window: number;
+  /** Windows counted; the first is dropped. */
+  windows: number;
+}
+
+/**
+ * Warms up, switches instrumentation on, and counts `windows` windows of `run(window)`: the mean
+ * instructions per unit of the windows after the first.
+ */
+export async function countPerUnit(
+  pid: number,
+  outDir: string,
+  run: (n: number) => Promise<void>,
+  { warmup, window, windows }: Windows,
+  label: string,
+): Promise<number> {
+  await run(warmup);
+  control('-i', 'on', String(pid));
+  control('-z', String(pid));
+  const seen = new Set(readdirSync(outDir));
+  const perUnit: number[] = [];
+  for (let at = 0; at < windows; at++) {
+    await run(window);
+    control('-d', String(pid));
+    perUnit.push(lastDumpInstructions(outDir, seen) / window);
+  }
+  console.error(`  ${label}: ${perUnit.map((n) => Math.round(n)).join(', ')} instructions each`);
+  const kept = perUnit.slice(1);
+  return kept.reduce((sum, n) => sum + n, 0) / kept.length;
+}

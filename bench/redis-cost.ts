@@ -2,21 +2,27 @@
 // calls (EVAL/EVALSHA) divided by the decisions they carried. A busy machine hardly moves it,
 // unlike throughput. Every algorithm with 1, 2 and 3 limits per rule, the usual qps + perMinute +
 // perDay rule, the fixed window with its limit chosen per call among 1, 4 or 64 values, and a
-// minimal hand-written GCRA script (one call per decision), in the same run.
-// Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5] [--only=<case substring>]   (writes results/redis-cost.json)
+// minimal hand-written GCRA script (one call per decision), in the same run, with 1000 decisions in
+// flight; the minimal script and the GCRA rules also with 1, 10 and 100 in flight, where the store
+// has fewer decisions (down to one) to put in each script call.
+// Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5] [--only=<case substring>] [--in-flight=1,10,100,1000]
+//        (writes results/redis-cost.json)
 import { createLimiter, type LimitSpec, RedisStore, type RuleSpec } from '@tollgate/core';
 import { RedisProcess } from '@tollgate/testing';
 import { Redis } from 'ioredis';
+import { MINIMAL_GCRA_BURST, minimalGcra } from './minimal-gcra.js';
 import { machine, writeResults } from './results.js';
 
 const decisions = Number(process.argv.find((a) => a.startsWith('--decisions='))?.split('=')[1] ?? 20_000);
 const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
-const IN_FLIGHT = 1000;
+const IN_FLIGHT = (process.argv.find((a) => a.startsWith('--in-flight='))?.split('=')[1] ?? '1,10,100,1000').split(',').map(Number);
+/** Every case runs at the most in flight; below it, only the cases that compare a GCRA decision with the minimal script. */
+const AT_EVERY_CONCURRENCY = new Set(['gcra, 1 limit', 'gcra, 3 limits', 'qps + perMinute + perDay (gcra)']);
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 5);
 const IDENTITIES = Array.from({ length: 10_000 }, (_, i) => `client-${i}`);
 const BIG = 1_000_000;
-/** More requests than any identity receives in a run: every limit below admits them all. */
-const BURST = 10_000;
+/** More requests than any identity receives in a run: every limit below admits them all (the minimal script's burst). */
+const BURST = MINIMAL_GCRA_BURST;
 
 /**
  * Like with like: with 10,000 identities in rotation an identity comes back after a whole round
@@ -53,14 +59,13 @@ const DAILY_RULE: RuleSpec = {
     { perDay: 10, burst: BURST },
   ],
 };
-/** The minimal script's emission interval and tolerance in µs: those of the 1-limit GCRA rule above. */
-const MINIMAL_INTERVAL_US = 3_600_000_000;
-const MINIMAL_TOLERANCE_US = MINIMAL_INTERVAL_US * BURST;
 
 export interface CostRow {
   case: string;
   algorithm: string;
   limits: number;
+  /** Decisions in flight from the one Node process. */
+  inFlight: number;
   /** Script time inside Redis (INFO commandstats). */
   microsPerDecision: number;
   /** Redis main-thread CPU time, call overhead included. */
@@ -90,20 +95,20 @@ async function redisStats(client: Redis): Promise<Stats> {
   return { micros, calls, cpuMicros };
 }
 
-/** Runs `total` operations, `IN_FLIGHT` at a time, each on the next identity in rotation. */
-async function drive(total: number, op: (identity: string) => Promise<unknown>): Promise<void> {
+/** Runs `total` operations, `inFlight` at a time, each on the next identity in rotation. */
+async function drive(total: number, inFlight: number, op: (identity: string) => Promise<unknown>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < total) await op(IDENTITIES[next++ % IDENTITIES.length]!);
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  await Promise.all(Array.from({ length: inFlight }, worker));
 }
 
-/** Resets the stats, then runs `decisions` operations and reads what they cost. */
-async function measure(client: Redis, op: (identity: string) => Promise<unknown>): Promise<Stats> {
+/** Resets the stats, then runs `decisions` operations, `inFlight` at a time, and reads what they cost. */
+async function measure(client: Redis, inFlight: number, op: (identity: string) => Promise<unknown>): Promise<Stats> {
   await client.config('RESETSTAT');
   const before = await redisStats(client);
-  await drive(decisions, op);
+  await drive(decisions, inFlight, op);
   const after = await redisStats(client);
   return { micros: after.micros, calls: after.calls, cpuMicros: after.cpuMicros - before.cpuMicros };
 }
@@ -139,34 +144,29 @@ function chosenPerCallOp(client: Redis, values: number, prefix: string): (identi
   };
 }
 
-/** The ceiling of a one-call-per-decision design: GCRA in four commands, nothing else. */
-const MINIMAL_GCRA = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local interval, tolerance = tonumber(ARGV[1]), tonumber(ARGV[2])
-local tat = tonumber(redis.call('GET', KEYS[1])) or now
-if tat < now then tat = now end
-local new_tat = tat + interval
-if new_tat - now > tolerance then return 0 end
-redis.call('SET', KEYS[1], new_tat, 'EX', math.ceil((new_tat - now) / 1000000) + 1)
-return 1`;
-
-function minimalOp(client: Redis): (identity: string) => Promise<unknown> {
-  client.defineCommand('minimalGcra', { numberOfKeys: 1, lua: MINIMAL_GCRA });
-  const call = (client as unknown as { minimalGcra(key: string, interval: number, tolerance: number): Promise<number> }).minimalGcra;
-  return (identity) => call.call(client, `minimal:{${identity}}`, MINIMAL_INTERVAL_US, MINIMAL_TOLERANCE_US);
-}
-
 interface Case {
   name: string;
   algorithm: string;
   limits: number;
+  inFlight: number;
   op: (identity: string) => Promise<unknown>;
 }
 
-function cases(client: Redis): Case[] {
-  const all: Case[] = [
-    { name: 'minimal GCRA script (TIME, GET, SET EX), 1 call per decision', algorithm: 'minimal', limits: 1, op: minimalOp(client) },
+type CaseSpec = Omit<Case, 'inFlight'>;
+
+/** Every case at the most in flight, and those of AT_EVERY_CONCURRENCY (and the minimal script) below it too. */
+function atConcurrencies(specs: CaseSpec[]): Case[] {
+  const most = Math.max(...IN_FLIGHT);
+  return IN_FLIGHT.flatMap((inFlight) =>
+    specs
+      .filter((c) => inFlight === most || c.algorithm === 'minimal' || AT_EVERY_CONCURRENCY.has(c.name))
+      .map((c) => ({ ...c, inFlight })),
+  );
+}
+
+function cases(client: Redis): CaseSpec[] {
+  const all: CaseSpec[] = [
+    { name: 'minimal GCRA script (TIME, GET, SET EX), 1 call per decision', algorithm: 'minimal', limits: 1, op: minimalGcra(client) },
     { name: 'qps + perMinute + perDay (gcra)', algorithm: 'gcra', limits: 3, op: limiterOp(client, DAILY_RULE, 'daily') },
   ];
   for (const values of [1, 4, 64]) {
@@ -191,12 +191,12 @@ function cases(client: Redis): Case[] {
 export async function redisCost(url: string): Promise<CostRow[]> {
   const client = new Redis(url);
   try {
-    const all = cases(client).filter((c) => c.algorithm === 'minimal' || only === undefined || c.name.includes(only));
-    for (const { op } of all) await drive(IDENTITIES.length * 2, op);
+    const all = atConcurrencies(cases(client).filter((c) => c.algorithm === 'minimal' || only === undefined || c.name.includes(only)));
+    for (const op of new Set(all.map((c) => c.op))) await drive(IDENTITIES.length * 2, Math.max(...IN_FLIGHT), op);
     const best = new Map<Case, Stats>();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of all) {
-        const stats = await measure(client, c.op);
+        const stats = await measure(client, c.inFlight, c.op);
         const kept = best.get(c) ?? stats;
         best.set(c, {
           micros: Math.min(kept.micros, stats.micros),
@@ -214,6 +214,7 @@ export async function redisCost(url: string): Promise<CostRow[]> {
         case: c.name,
         algorithm: c.algorithm,
         limits: c.limits,
+        inFlight: c.inFlight,
         microsPerDecision: micros / ops,
         cpuMicrosPerDecision: cpuMicros / ops,
         callsPerDecision: calls / ops,
@@ -224,7 +225,15 @@ export async function redisCost(url: string): Promise<CostRow[]> {
   }
 }
 
+/** One table per number in flight, each decision compared with the minimal script at the same number. */
 export function printCostTable(rows: CostRow[]): void {
+  for (const inFlight of new Set(rows.map((row) => row.inFlight))) {
+    console.log(`\n${inFlight} in flight\n`);
+    printCostRows(rows.filter((row) => row.inFlight === inFlight));
+  }
+}
+
+function printCostRows(rows: CostRow[]): void {
   const minimal = rows.find((row) => row.algorithm === 'minimal')!;
   const single = new Map(rows.filter((row) => row.limits === 1).map((row) => [row.algorithm, row]));
   const ratio = (value: number, base: number | undefined) => (base ? `${(value / base).toFixed(2)}×` : '');

@@ -8,7 +8,7 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import { type AdaptiveResults, adaptiveRampChart } from '../adaptive/chart.js';
 import { type AdaptiveHttpResults, adaptiveHttpChart } from '../adaptive/http/chart.js';
 import { readResults } from '../results.js';
-import { decisionsChart, httpChart, redisCostChart, redisMainChart } from './specs.js';
+import { decisionsChart, httpChart, redisCostChart, redisInFlightChart, redisMainChart } from './specs.js';
 
 const chartsDir = fileURLToPath(new URL('./', import.meta.url));
 
@@ -24,6 +24,7 @@ async function render(name: string, spec: TopLevelSpec | undefined): Promise<voi
 }
 
 await render('redis-cost', redisCostChart(readResults('redis-cost')));
+await render('redis-cost-in-flight', redisInFlightChart(readResults('redis-cost')));
 await render('redis-cost-vs-main', redisMainChart(readResults('redis-cost'), readResults('redis-cost.main')));
 await render('decisions-in-flight', decisionsChart(readResults('decisions')));
 await render('http-instructions', httpChart(readResults('http-instructions')));

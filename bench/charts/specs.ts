@@ -10,13 +10,20 @@ interface CostResults {
 }
 
 const WIDTH = 560;
+
+/** The rows taken at the most decisions in flight (every case runs there; results older than the in-flight levels have one). */
+function atMostInFlight(rows: CostRow[]): CostRow[] {
+  const most = Math.max(...rows.map((row) => row.inFlight ?? 1000));
+  return rows.filter((row) => (row.inFlight ?? 1000) === most);
+}
 const subtitle = (machine: Machine) => `${machine.cpus}, Node ${machine.node}, Redis ${machine.redis}, ${machine.date} UTC`;
 
 /** Redis main-thread CPU per decision by algorithm and limits per rule, against the minimal script. */
 export function redisCostChart(results: CostResults | undefined): TopLevelSpec | undefined {
   if (!results) return undefined;
-  const minimal = results.rows.find((row) => row.algorithm === 'minimal')!.cpuMicrosPerDecision;
-  const values = results.rows
+  const rows = atMostInFlight(results.rows);
+  const minimal = rows.find((row) => row.algorithm === 'minimal')!.cpuMicrosPerDecision;
+  const values = rows
     .filter((row) => row.algorithm !== 'minimal' && !row.case.startsWith('qps'))
     .map((row) => ({ algorithm: row.algorithm, limits: `${row.limits}`, micros: row.cpuMicrosPerDecision }));
   return {
@@ -57,7 +64,7 @@ export function redisMainChart(now: CostResults | undefined, main: CostResults |
   if (!now || !main) return undefined;
   // Main's GCRA rows and now's rows under the same limits (state expired at every decision), by case.
   const pick = (results: CostResults, run: string, gcra: string) =>
-    results.rows
+    atMostInFlight(results.rows)
       .filter((row) => row.algorithm === 'minimal' || (row.algorithm === gcra && row.case.startsWith(`${gcra},`)))
       .map((row) => ({
         case: row.case.replace(', 1 call per decision', '').replace(EXPIRED_GCRA, 'gcra'),
@@ -79,6 +86,27 @@ export function redisMainChart(now: CostResults | undefined, main: CostResults |
       yOffset: { field: 'run', sort: ['main', 'now'] },
       x: { field: 'micros', type: 'quantitative', title: 'µs of Redis main-thread CPU per decision' },
       color: { field: 'run', type: 'nominal', title: null, sort: ['main', 'now'] },
+    },
+  };
+}
+
+/** Redis CPU per decision against decisions in flight: the minimal script and the GCRA rules measured at every number. */
+export function redisInFlightChart(results: CostResults | undefined): TopLevelSpec | undefined {
+  const levels = new Set(results?.rows.map((row) => row.inFlight));
+  if (!results || levels.size < 2) return undefined;
+  const values = results.rows
+    .filter((row) => results.rows.filter((other) => other.case === row.case).length === levels.size)
+    .map((row) => ({ case: row.case.replace(', 1 call per decision', ''), inFlight: row.inFlight, micros: row.cpuMicrosPerDecision }));
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'Redis CPU per decision against decisions in flight (µs, lower is better)', subtitle: subtitle(results.machine) },
+    width: WIDTH,
+    data: { values },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'inFlight', type: 'quantitative', scale: { type: 'log' }, title: 'decisions in flight (one Node process)' },
+      y: { field: 'micros', type: 'quantitative', title: 'µs of Redis main-thread CPU per decision' },
+      color: { field: 'case', type: 'nominal', title: null },
     },
   };
 }

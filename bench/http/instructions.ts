@@ -4,9 +4,12 @@
 // settle only after several thousand), then instrumentation is switched on and zeroed, and
 // WINDOWS windows of WINDOW requests are each dumped with `callgrind_control -d`; the first window
 // is dropped and the instructions per request are the mean of the rest. Redis variants count the
-// Node side only. Writes results/http-instructions.json (Hono: results/hono-http-instructions.json).
+// Node side only. Writes results/<framework's results>.json (http-instructions.json for Express).
+// Express requests come from BENCH_CLIENTS addresses (http/clients.ts; 10,000 unless told); with
+// BENCH_CLIENTS=1 the figures go to results/<...>.one-address.json. The Fastify and Hono servers
+// trust no proxy: their requests come from one address.
 // Usage: pnpm bench:http-instructions   (BENCH_VARIANTS="no limiter,tollgate memory" to pick;
-// BENCH_FRAMEWORK=hono for the Hono server and its variants: pnpm bench:hono-instructions)
+// BENCH_FRAMEWORK=fastify or hono for those servers: pnpm bench:http-instructions:fastify, bench:hono-instructions)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,7 @@ import { startRedis } from '@tollgate/testing';
 import autocannon from 'autocannon';
 import { callgrindArgs, control, lastDumpInstructions } from '../callgrind.js';
 import { machine, writeResults } from '../results.js';
+import { CLIENTS, clientRequests, describeClients } from './clients.js';
 import { FRAMEWORKS, type Framework } from './frameworks.js';
 
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 20_000);
@@ -25,6 +29,13 @@ const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const framework = FRAMEWORKS[(process.env.BENCH_FRAMEWORK ?? 'express') as Framework];
 if (framework === undefined) throw new Error(`BENCH_FRAMEWORK is one of ${Object.keys(FRAMEWORKS).join(', ')}`);
 const picked = process.env.BENCH_VARIANTS?.split(',') ?? [...framework.variants];
+const addresses = framework.addresses && CLIENTS > 1;
+/**
+ * Servers measured at once (default 1). Instruction counts do not depend on how the cores are
+ * shared, so on a machine busy with other work several at once finish sooner; requests then
+ * wait longer for their server, which may put a few more of them in one event-loop turn.
+ */
+const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 1);
 
 /** Starts the server under callgrind and resolves with its port once it listens. */
 function startServer(variant: string, redisUrl: string, outDir: string): Promise<{ child: ChildProcess; port: number }> {
@@ -46,7 +57,13 @@ function startServer(variant: string, redisUrl: string, outDir: string): Promise
 }
 
 async function load(port: number, amount: number): Promise<void> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, amount, timeout: 120 });
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/`,
+    connections: 10,
+    amount,
+    timeout: 600,
+    ...(addresses ? clientRequests() : {}),
+  });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
 }
 
@@ -77,19 +94,32 @@ async function measure(variant: string, redisUrl: string): Promise<number> {
 
 const redis = await startRedis();
 const rows: { variant: string; instructionsPerRequest: number }[] = [];
-try {
-  for (const variant of framework.variants.filter((v) => picked.includes(v))) {
+const queue = framework.variants.filter((v) => picked.includes(v));
+const measurer = async () => {
+  for (let variant = queue.shift(); variant !== undefined; variant = queue.shift()) {
     rows.push({ variant, instructionsPerRequest: await measure(variant, redis.url) });
+    rows.sort((a, b) => framework.variants.indexOf(a.variant) - framework.variants.indexOf(b.variant));
     // Kept after every variant: a long run interrupted still leaves what it measured.
-    writeResults(framework.results, { machine: machine(), warmup: WARMUP, window: WINDOW, windows: WINDOWS, rows });
+    writeResults(addresses ? framework.results : `${framework.results}.one-address`, {
+      machine: machine(),
+      clients: addresses ? CLIENTS : 1,
+      warmup: WARMUP,
+      window: WINDOW,
+      windows: WINDOWS,
+      parallel: PARALLEL,
+      rows,
+    });
   }
+};
+try {
+  await Promise.all(Array.from({ length: PARALLEL }, measurer));
 } finally {
   await redis.close();
 }
 const baselineVariant = framework.variants[0]!;
 const baseline = rows.find((row) => row.variant === baselineVariant)?.instructionsPerRequest;
 console.log(
-  `\n${framework.title}, instructions per request (callgrind; ${WARMUP} warm-up requests, windows of ${WINDOW}, first dropped)\n`,
+  `\n${framework.title}, ${addresses ? describeClients() : 'one client address'}, instructions per request (callgrind; ${WARMUP} warm-up requests, windows of ${WINDOW}, first dropped)\n`,
 );
 console.log(`| variant | instructions per request | vs ${baselineVariant} |`);
 console.log('| --- | ---: | ---: |');

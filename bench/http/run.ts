@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { NodeProcess, startRedis } from '@tollgate/testing';
 import autocannon from 'autocannon';
+import { clientRequests, describeClients } from './clients.js';
 import { VARIANTS } from './variants.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -27,7 +28,7 @@ async function serverCpuMicros(url: string): Promise<number> {
 
 async function load(url: string, seconds: number): Promise<Sample> {
   const cpuBefore = await serverCpuMicros(url);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...clientRequests() });
   const cpu = (await serverCpuMicros(url)) - cpuBefore;
   return {
     reqPerSec: result.requests.average,
@@ -71,7 +72,7 @@ try {
 const baseline = mean(samples.get(VARIANTS[0])!.map((s) => s.reqPerSec));
 const baselineCpu = mean(samples.get(VARIANTS[0])!.map((s) => s.cpuMicrosPerRequest));
 console.log(
-  `\nExpress 5 hello world, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per variant (Node ${process.version})\n`,
+  `\nExpress 5 hello world, ${describeClients()}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per variant (Node ${process.version})\n`,
 );
 console.log('| variant | req/s | p99 latency | vs no limiter | server CPU per request | CPU-bound req/s vs no limiter |');
 console.log('| --- | ---: | ---: | ---: | ---: | ---: |');

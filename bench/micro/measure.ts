@@ -15,6 +15,21 @@ export async function decisionsPerSecond(
   return { perSecond: count / ((performance.now() - started) / 1000), perCpuSecond: count / ((cpu.user + cpu.system) / 1e6) };
 }
 
+/** Runs `op` exactly `total` times, `inFlight` at a time, with `i` from 0 to `total - 1`. */
+export async function runCount(op: (i: number) => Promise<unknown>, inFlight: number, total: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < total) await op(next++);
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 async function runFor(op: (i: number) => Promise<unknown>, inFlight: number, durationMs: number): Promise<number> {
   const deadline = performance.now() + durationMs;
   let count = 0;
@@ -37,21 +52,26 @@ export interface Row {
   opsPerCpuSecond?: number;
   /** Compared with this implementation's figure in the same scenario. */
   baseline?: string;
+  /** The ratio to the baseline when measured otherwise than from the two figures (e.g. a median of per-round ratios). */
+  ratio?: number;
+  cpuRatio?: number;
 }
 
 export function printTable(rows: Row[]): void {
   const byKey = new Map(rows.map((row) => [`${row.scenario}|${row.implementation}`, row]));
   const lines = rows.map((row) => {
     const base = row.baseline ? byKey.get(`${row.scenario}|${row.baseline}`) : undefined;
-    const ratio = (value: number | undefined, of: number | undefined) =>
-      value !== undefined && of ? `${(value / of).toFixed(2)}× ${row.baseline}` : '';
+    const ratio = (given: number | undefined, value: number | undefined, of: number | undefined) => {
+      const times = given ?? (value !== undefined && of ? value / of : undefined);
+      return times === undefined ? '' : `${times.toFixed(2)}× ${row.baseline}`;
+    };
     return [
       row.scenario,
       row.implementation,
       Math.round(row.opsPerSecond).toLocaleString('en-US'),
-      ratio(row.opsPerSecond, base?.opsPerSecond),
+      ratio(row.ratio, row.opsPerSecond, base?.opsPerSecond),
       row.opsPerCpuSecond === undefined ? '' : Math.round(row.opsPerCpuSecond).toLocaleString('en-US'),
-      ratio(row.opsPerCpuSecond, base?.opsPerCpuSecond),
+      ratio(row.cpuRatio, row.opsPerCpuSecond, base?.opsPerCpuSecond),
     ];
   });
   const header = ['scenario', 'implementation', 'decisions/s', 'ratio', 'decisions per CPU-second', 'ratio'];

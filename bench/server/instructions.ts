@@ -6,13 +6,13 @@
 // windows of WINDOW calls are each dumped, the first dropped, the rest averaged.
 // Usage: pnpm --filter @tollgate/bench bench:server-instructions
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRateLimitClient } from '@tollgate/server';
 import { startRedis } from '@tollgate/testing';
-import { callgrindArgs, control, lastDumpInstructions } from '../callgrind.js';
+import { callgrindArgs, countPerUnit } from '../callgrind.js';
 import { machine, writeResults } from '../results.js';
 import { benchDir, CONCURRENCY, callMany, IDENTITIES, serverArgs, startProcess } from './shared.js';
 
@@ -20,22 +20,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 10_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 2_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 4);
 
-/** Warms up, switches instrumentation on, and counts WINDOWS windows of `run(WINDOW)`; the mean per unit of the windows after the first. */
-async function count(pid: number, outDir: string, run: (n: number) => Promise<void>, label: string): Promise<number> {
-  await run(WARMUP);
-  control('-i', 'on', String(pid));
-  control('-z', String(pid));
-  const seen = new Set(readdirSync(outDir));
-  const perUnit: number[] = [];
-  for (let window = 0; window < WINDOWS; window++) {
-    await run(WINDOW);
-    control('-d', String(pid));
-    perUnit.push(lastDumpInstructions(outDir, seen) / WINDOW);
-  }
-  console.error(`  ${label}: ${perUnit.map((n) => Math.round(n / 1000)).join(', ')} k instructions each`);
-  const kept = perUnit.slice(1);
-  return kept.reduce((sum, n) => sum + n, 0) / kept.length;
-}
+const count = (pid: number, outDir: string, run: (n: number) => Promise<void>, label: string) =>
+  countPerUnit(pid, outDir, run, { warmup: WARMUP, window: WINDOW, windows: WINDOWS }, label);
 
 async function grpcVariant(args: string[], label: string): Promise<number> {
   const outDir = mkdtempSync(join(tmpdir(), 'tollgate-callgrind-'));

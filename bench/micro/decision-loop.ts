@@ -1,0 +1,19 @@
+// One memory-store implementation deciding on its own, driven by micro/instructions.ts under
+// callgrind: prints `ready`, then for each line `run <n>` on standard input decides n times, one
+// at a time, and prints `done`. Every limit admits every request and keeps each key's state alive
+// from one visit to the next (the settings of micro/decisions.ts).
+// Usage: tsx micro/decision-loop.ts <implementation> <keys>
+import { createInterface } from 'node:readline';
+import { MEMORY_IMPLEMENTATIONS, type MemoryImplementation } from './memory-implementations.js';
+
+const [name, keyCount] = process.argv.slice(2) as [MemoryImplementation, string];
+const keys = Array.from({ length: Number(keyCount) }, (_, i) => `client-${i}`);
+const decide = MEMORY_IMPLEMENTATIONS[name]();
+let next = 0;
+
+console.log('ready');
+for await (const line of createInterface({ input: process.stdin })) {
+  const until = next + Number(line.split(' ')[1]);
+  while (next < until) await decide(keys[next++ % keys.length]!);
+  console.log('done');
+}
