@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-const PEERS = ['express-rate-limit', 'rate-limit-redis', 'rate-limiter-flexible'];
+const PEERS = ['express-rate-limit', 'rate-limit-redis', 'rate-limiter-flexible', '@fastify/rate-limit', 'hono-rate-limiter'];
 const require = createRequire(import.meta.url);
 
 function installed(name: string): string {
