@@ -31,8 +31,12 @@ export function proxyCheck(untrustedProxy: (() => void) | undefined): ((req: Req
   };
 }
 
-/** Whether a field named `lowerName` (in any case, even empty) is among the raw headers. */
-function hasField(rawHeaders: readonly string[], lowerName: string): boolean {
+/**
+ * Whether a field named `lowerName` (in any case, even empty) is among the raw headers; a request
+ * object built by hand (as in express-rate-limit's own tests) may have none.
+ */
+function hasField(rawHeaders: readonly string[] | undefined, lowerName: string): boolean {
+  if (rawHeaders === undefined) return false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     if (name.length === lowerName.length && name.toLowerCase() === lowerName) return true;

@@ -1,17 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { VirtualClock } from '@tollgate/testing';
+import { markdownSample, VirtualClock } from '@tollgate/testing';
 import Fastify from 'fastify';
 import { expect, it } from 'vitest';
 import { MemoryStore, rateLimit } from '../src/index.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-
 /** The README's sample answer: the `http` block after the example. */
-function sampleAnswer(): string {
-  const block = /The eleventh request in a second with the same API key gets:\n\n```http\n([\s\S]*?)\n```/.exec(readme);
-  if (block === null) throw new Error('the README has no sample answer');
-  return block[1]!;
-}
+const sampleAnswer = () => markdownSample(new URL('../README.md', import.meta.url), 'fastify-over-the-limit').join('\n');
 
 const SHOWN = ['ratelimit-policy', 'ratelimit', 'retry-after', 'cache-control', 'content-type'];
 

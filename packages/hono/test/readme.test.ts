@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { VirtualClock } from '@tollgate/testing';
+import { markdownSample, VirtualClock } from '@tollgate/testing';
 import { Hono } from 'hono';
 import request from 'supertest';
 import { expect, it } from 'vitest';
 import { rateLimit } from '../src/index.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 /** Fields the server adds whatever the app does. */
 const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
@@ -41,6 +39,6 @@ it("shows what the Example's eleventh request of one API key within a second get
   const server = getRequestListener(app.fetch);
   for (let i = 0; i < 10; i++) await request(server).get('/api/search').set('x-api-key', 'k1').expect(200);
   const denied = await request(server).get('/api/search').set('x-api-key', 'k1').expect(429);
-  const sample = /The eleventh request[^\n]*\n\n```http\n([\s\S]*?)```/.exec(readme)?.[1];
-  expect(sample).toBe(asHttp(denied));
+  const sample = markdownSample(new URL('../README.md', import.meta.url), 'hono-over-the-limit');
+  expect(`${sample.join('\n')}\n`).toBe(asHttp(denied));
 });
