@@ -47,6 +47,7 @@ export type {
   StoreErrorEvent,
 } from './events.js';
 export type {
+  AdaptiveNodeMiddleware,
   DraftVersion,
   HeaderStyle,
   HttpAdaptiveLimiter,
@@ -70,6 +71,7 @@ export type {
   WindowMsRule,
 } from './http/index.js';
 export {
+  adaptiveNodeMiddleware,
   BEHAVIOUR_FIELDS,
   createHttpAdaptiveLimiter,
   createHttpLimiter,

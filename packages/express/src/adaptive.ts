@@ -1,5 +1,5 @@
-import { type AdaptiveLimiter, createHttpAdaptiveLimiter, type HttpAdaptiveOptions, settleWhenDone } from '@tollgate/core';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { type AdaptiveLimiter, adaptiveNodeMiddleware, type HttpAdaptiveOptions } from '@tollgate/core';
+import type { Request, RequestHandler } from 'express';
 
 export type AdaptiveConcurrencyOptions = HttpAdaptiveOptions<Request>;
 
@@ -15,22 +15,5 @@ export type AdaptiveConcurrencyMiddleware = RequestHandler & {
  * answered 503 (or 429) with `Retry-After`. `await middleware(req, res, next)` never rejects.
  */
 export function adaptiveConcurrency(options: AdaptiveConcurrencyOptions = {}): AdaptiveConcurrencyMiddleware {
-  const http = createHttpAdaptiveLimiter(options);
-  const middleware = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    try {
-      const verdict = await http.admit(req);
-      if (verdict.action === 'proceed') {
-        settleWhenDone(res, verdict.settle);
-        next();
-        return;
-      }
-      for (const [name, value] of verdict.headers) res.setHeader(name, value);
-      res.statusCode = verdict.status;
-      res.setHeader('content-type', verdict.contentType);
-      res.end(verdict.body);
-    } catch (error) {
-      next(error);
-    }
-  };
-  return Object.assign(middleware, { limiter: http.limiter });
+  return adaptiveNodeMiddleware(options);
 }

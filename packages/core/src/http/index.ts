@@ -1,5 +1,7 @@
 export type { HttpAdaptiveLimiter, HttpAdaptiveOptions, HttpAdaptiveVerdict, RequestOutcome } from './adaptive-http.js';
 export { createHttpAdaptiveLimiter, defaultOutcome } from './adaptive-http.js';
+export type { AdaptiveNodeMiddleware } from './adaptive-node-middleware.js';
+export { adaptiveNodeMiddleware } from './adaptive-node-middleware.js';
 export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
