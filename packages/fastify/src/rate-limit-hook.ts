@@ -11,12 +11,12 @@ import {
   invalidOption,
   mergeRateLimitHeaders,
   type RequestRateLimit,
-  requestRateLimit,
   settleWhenDone,
 } from '@tollgate/core';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { RateLimitHookName, RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 import { translatePeerOptions } from './peer-options.js';
+import { recordDecision } from './request-decision.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,9 +57,10 @@ const CLIENT_GONE = Symbol('client gone');
 /** Applies a verdict: undefined when done at once, else a promise settled once the request may go on or was answered. */
 function apply(verdict: HttpVerdict, request: FastifyRequest, reply: FastifyReply, handler: Handler | undefined, name: string) {
   if (verdict.action === 'skip') return;
-  (request as unknown as Record<string, unknown>)[name] = requestRateLimit(verdict.decision, verdict.key);
-  // Another Tollgate limiter may have run on this request: its RateLimit fields are kept.
-  const headers = mergeRateLimitHeaders(verdict.headers, (field) => headerText(reply.getHeader(field)));
+  // An earlier limiter may have decided on this request: its RateLimit fields are kept. Without
+  // one (the common case) the reply is not asked for them.
+  const merge = recordDecision(request, verdict.decision, verdict.key, name);
+  const headers = merge ? mergeRateLimitHeaders(verdict.headers, (field) => headerText(reply.getHeader(field))) : verdict.headers;
   for (let i = 0; i < headers.length; i++) reply.header(headers[i]![0], headers[i]![1]);
   if (verdict.action === 'reject' && handler !== undefined) return new Promise((resolve) => resolve(handler(request, reply, verdict)));
   if (verdict.action === 'reject') {

@@ -82,19 +82,28 @@ function keepFields(c: Context, fields: Fields): void {
 
 type Handler = NonNullable<RateLimitOptions['handler']>;
 
-async function apply(c: Context, next: Next, verdict: HttpVerdict, handler: Handler | undefined, name: string) {
-  if (verdict.action === 'skip') return next();
-  c.set(name as 'rateLimit', requestRateLimit(verdict.decision, verdict.key));
-  const fields = setFields(c, verdict);
-  if (verdict.action === 'reject' && handler === undefined) {
-    return c.body(verdict.body, verdict.status as ContentfulStatusCode, { 'content-type': verdict.contentType });
-  }
-  const answered = verdict.action === 'reject' ? await handler!(c, next, verdict) : await proceed(c, next, verdict.delayMs, verdict.settle);
+/** The middleware's answer once the limited part of the chain is done: a handler's or a held request's own response, if any. */
+function finish(c: Context, answered: unknown, fields: Fields): Response | undefined {
   // A handler's `return next()` answers what Hono's next resolves to (the context), not a response.
   const response = answered instanceof Response ? answered : undefined;
   if (response !== undefined) c.res = response;
   keepFields(c, fields);
   return response === undefined ? undefined : c.res;
+}
+
+/** Applies a verdict with one promise for an admitted request: each `async` step would add its own. */
+function apply(c: Context, next: Next, verdict: HttpVerdict, handler: Handler | undefined, name: string): Promise<unknown> {
+  if (verdict.action === 'skip') return next();
+  c.set(name as 'rateLimit', requestRateLimit(verdict.decision, verdict.key));
+  const fields = setFields(c, verdict);
+  if (verdict.action === 'reject' && handler === undefined) {
+    return Promise.resolve(c.body(verdict.body, verdict.status as ContentfulStatusCode, { 'content-type': verdict.contentType }));
+  }
+  const answered =
+    verdict.action === 'reject'
+      ? new Promise((resolve) => resolve(handler!(c, next, verdict)))
+      : proceed(c, next, verdict.delayMs, verdict.settle);
+  return answered.then((outcome) => finish(c, outcome, fields));
 }
 
 /**
@@ -118,10 +127,12 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
     ? (c: Context): HttpRequestInfo => ({ ip: clientAddress(c), method: '', path: '', headers: NO_HEADERS, raw: c })
     : (c: Context) => requestInfo(c, clientAddress(c));
   const check = http.checkNow ?? http.check;
-  const middleware: Middleware = async (c, next) => {
+  const middleware = ((c: Context, next: Next) => {
     const verdict = check(info(c));
-    return apply(c, next, verdict instanceof Promise ? await verdict : verdict, handler, name);
-  };
+    // Known at once (memory store): applied in this tick, with no promise of its own.
+    if (!(verdict instanceof Promise)) return apply(c, next, verdict, handler, name);
+    return verdict.then((known) => apply(c, next, known, handler, name));
+  }) as Middleware;
   return 'rules' in http
     ? Object.assign(middleware, { rules: http.rules, identitiesOf: http.identitiesOf })
     : Object.assign(middleware, { limiter: http.limiter, resetKey: http.resetKey });
