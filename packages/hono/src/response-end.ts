@@ -36,16 +36,16 @@ const clientGone = () => new Response(null, { status: 499 });
  * connection closed first (a streamed body counts to its end), elsewhere once the chain's response
  * is known (no status when the request's signal aborted first).
  */
-export function proceed(c: Context, next: () => Promise<unknown>, delayMs: number, settle: Settle): Promise<unknown> {
+export function proceed(c: Context, next: () => Promise<void>, delayMs: number, settle: Settle): Promise<Response | void> {
   const res = nodeResponseOf(c);
   if (res === undefined) return proceedElsewhere(c, next, delayMs, settle);
   settleWhenDone(res, settle, c);
   if (delayMs <= 0) return next();
-  return holdUnlessClosed(res, delayMs).then((open) => (open ? next() : clientGone()));
+  return holdUnlessClosed(res, delayMs).then<Response | void>((open) => (open ? next() : clientGone()));
 }
 
 /** Off `@hono/node-server`: the verdict settles once the chain's response is known. */
-async function proceedElsewhere(c: Context, next: () => Promise<unknown>, delayMs: number, settle: Settle): Promise<Response | undefined> {
+async function proceedElsewhere(c: Context, next: () => Promise<void>, delayMs: number, settle: Settle): Promise<Response | undefined> {
   const { signal } = c.req.raw;
   if (delayMs > 0 && !(await holdUnlessAborted(signal, delayMs))) {
     settle(undefined, c);
