@@ -2,6 +2,8 @@ export type { HttpAdaptiveLimiter, HttpAdaptiveOptions, HttpAdaptiveVerdict, Req
 export { createHttpAdaptiveLimiter, defaultOutcome } from './adaptive-http.js';
 export type { AdaptiveNodeMiddleware } from './adaptive-node-middleware.js';
 export { adaptiveNodeMiddleware } from './adaptive-node-middleware.js';
+export type { RecordDecision } from './decision-recorder.js';
+export { decisionRecorder } from './decision-recorder.js';
 export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
