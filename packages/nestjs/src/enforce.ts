@@ -4,6 +4,7 @@ import { invocationOf } from './context-exchange.js';
 import { ClientClosedRequestException, RateLimitRejectedException } from './exceptions.js';
 import type { PassVerdict, RateLimitExchange, RejectVerdict } from './exchange.js';
 import type { RouteRule } from './options.js';
+import { forwardedButUntrusted } from './proxy-check.js';
 
 /** What the guard and the interceptor share: which rules apply, and whether one already ran on this request. */
 export interface RuleSource {
@@ -33,6 +34,7 @@ export async function enforce(
   source.enter(context, exchange.info.raw);
   for (const rule of rules) {
     if (source.checkedBefore(invocation, rule)) continue;
+    if (rule.untrustedProxy !== undefined && forwardedButUntrusted(exchange.info.raw)) rule.untrustedProxy();
     const verdict = await rule.check(exchange.info);
     if (verdict.action === 'skip') continue;
     exchange.record?.(requestRateLimit(verdict.decision, verdict.key), rule.requestPropertyName ?? 'rateLimit');
