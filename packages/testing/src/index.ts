@@ -24,6 +24,7 @@ export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
 export { findFreePort, isPortFree } from './ports.js';
 export { itTypesRateLimitOptions } from './rate-limit-types.js';
+export { describeReadmeExample } from './readme-example.js';
 export type { RedisClusterOptions } from './redis-cluster.js';
 export { RedisClusterProcess } from './redis-cluster.js';
 export type { RedisProcessOptions, RedisTarget } from './redis-server.js';
