@@ -79,7 +79,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('penalty on the %s store'
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, delayMs: 200, remaining: 0 });
   });
 
-  it('a limit without a penalty (concurrency, warm-up) reports a peek and changes nothing', async () => {
+  it('a concurrency limit counts requests in flight, not work: it reports a peek and changes nothing', async () => {
     const { limiter, penalty } = setup({ limits: [{ name: 'slots', algorithm: 'concurrency', limit: 2, leaseTtl: '1m' }] });
     expect(await penalty(5)).toMatchObject({ allowed: true, remaining: 1 });
     expect(allowedFlags([await limiter.consume('user-1'), await limiter.consume('user-1')])).toEqual([true, true]);

@@ -18,30 +18,23 @@ local function stored_permits_to_wait_time(stored, take, p)
   return micros + math.floor(stable * rest)
 end
 
-ALGOS['warm-up'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
-  local v = state[at]
+-- The state as seen at `now_us` (Guava's resync): stored permits, next free epoch us.
+local function resynced(v, free, now_us, p)
+  local max_permits, cool = p[3], p[5]
+  if not v then return max_permits, now_us end
+  local stored, next_free = math.min(max_permits, v), free
+  if now_us > next_free then
+    local idle = now_us - math.ceil(next_free / 1000) * 1000
+    stored = stored + idle / cool
+    if stored >= max_permits then next_free = now_us else next_free = next_free + idle end
+    stored = math.min(max_permits, stored)
+  end
+  return stored, next_free
+end
+
+-- Pays for `cost` permits: puts the new state in out, returns remaining, reset_ms, ttl_ms.
+local function paid(stored, next_free, cost, now_us, p, at, out)
   local stable, max_permits, cool = p[1], p[3], p[5]
-  local now_us = now * 1000
-  local stored, next_free = max_permits, now_us
-  if v then
-    stored, next_free = math.min(max_permits, v), state[at + 1]
-    if now_us > next_free then
-      local idle = now_us - math.ceil(next_free / 1000) * 1000
-      stored = stored + idle / cool
-      if stored >= max_permits then next_free = now_us else next_free = next_free + idle end
-      stored = math.min(max_permits, stored)
-    end
-  end
-  if cost * stable > MAX_WAIT_US then
-    local reset = math.ceil((next_free - now_us) / 1000)
-    local remaining = 1
-    if reset > 0 then remaining = 0 end
-    return 0, remaining, reset, INFINITE, 0
-  end
-  if next_free > now_us then
-    local retry = math.ceil((next_free - now_us) / 1000)
-    return 0, 0, retry, retry, 0
-  end
   local spend = math.min(cost, stored)
   local wait = stored_permits_to_wait_time(stored, spend, p) + math.floor((cost - spend) * stable)
   local left = stored - spend
@@ -51,5 +44,27 @@ ALGOS['warm-up'] = { doubles = 2, step = function(key, p, cost, now, token, stat
   local remaining = 1
   if new_free > now_us then remaining = 0 end
   out[at], out[at + 1] = left, new_free
-  return 1, remaining, reset, 0, 0, reset + cool_ms + 1
+  return remaining, reset, reset + cool_ms + 1
+end
+
+ALGOS['warm-up'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
+  local now_us = now * 1000
+  local stored, next_free = resynced(state[at], state[at + 1], now_us, p)
+  if cost * p[1] > MAX_WAIT_US then
+    local reset = math.ceil((next_free - now_us) / 1000)
+    local remaining = 1
+    if reset > 0 then remaining = 0 end
+    return 0, remaining, reset, INFINITE, 0
+  end
+  if next_free > now_us then
+    local retry = math.ceil((next_free - now_us) / 1000)
+    return 0, 0, retry, retry, 0
+  end
+  local remaining, reset, ttl = paid(stored, next_free, cost, now_us, p, at, out)
+  return 1, remaining, reset, 0, 0, ttl
+end, penalty = function(key, p, cost, now, token, state, at, out)
+  local now_us = now * 1000
+  local stored, next_free = resynced(state[at], state[at + 1], now_us, p)
+  local _, _, ttl = paid(stored, next_free, cost, now_us, p, at, out)
+  return ttl
 end }
