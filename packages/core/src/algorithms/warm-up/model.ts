@@ -98,11 +98,15 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS,
     return paid(storedPermits, nextFreeUs, cost, nowUs, p);
   },
 
-  /** Pays for `cost` permits as an admitted request does, from the next free time even when it is still ahead. */
+  /**
+   * Pays for `cost` permits as an admitted request does, from the next free time even when it is
+   * still ahead; no more permits than push it 50 years (`MAX_SPAN_MS`) past now at the stable rate.
+   */
   penalty(state, nowMs, p, cost) {
     const nowUs = nowMs * 1000;
     const { storedPermits, nextFreeUs } = resynced(state, nowUs, p);
-    const { next, ttlMs } = paid(storedPermits, nextFreeUs, cost, nowUs, p);
+    const room = Math.max(0, Math.floor((nowUs + MAX_SPAN_MS * 1000 - nextFreeUs) / p.stableUs));
+    const { next, ttlMs } = paid(storedPermits, nextFreeUs, Math.min(cost, room), nowUs, p);
     return leftAfter(warmUp, state, next, ttlMs, nowMs, p);
   },
 };

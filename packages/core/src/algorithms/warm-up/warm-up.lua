@@ -1,8 +1,6 @@
 -- Warm-up (Guava SmoothWarmingUp): mirrors algorithms/warm-up/model.ts line for line.
 -- p = { stable_us, threshold_permits, max_permits, slope, cool_down_us };
 -- state: <stored permits> <next free epoch us> (doubles: see the prelude).
--- MAX_SPAN_MS of algorithms/fields.ts, in microseconds: a cost whose wait is longer never passes.
-local MAX_WAIT_US = 50 * 365 * 86400000 * 1000
 
 local function stored_permits_to_wait_time(stored, take, p)
   local stable, threshold, slope = p[1], p[2], p[4]
@@ -50,7 +48,7 @@ end
 ALGOS['warm-up'] = { doubles = 2, step = function(key, p, cost, now, token, state, at, out)
   local now_us = now * 1000
   local stored, next_free = resynced(state[at], state[at + 1], now_us, p)
-  if cost * p[1] > MAX_WAIT_US then
+  if cost * p[1] > MAX_SPAN_US then
     local reset = math.ceil((next_free - now_us) / 1000)
     local remaining = 1
     if reset > 0 then remaining = 0 end
@@ -65,6 +63,7 @@ ALGOS['warm-up'] = { doubles = 2, step = function(key, p, cost, now, token, stat
 end, penalty = function(key, p, cost, now, token, state, at, out)
   local now_us = now * 1000
   local stored, next_free = resynced(state[at], state[at + 1], now_us, p)
-  local _, _, ttl = paid(stored, next_free, cost, now_us, p, at, out)
+  local room = math.max(0, math.floor((now_us + MAX_SPAN_US - next_free) / p[1]))
+  local _, _, ttl = paid(stored, next_free, math.min(cost, room), now_us, p, at, out)
   return ttl
 end }
