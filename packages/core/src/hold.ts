@@ -12,15 +12,22 @@ export const DEFAULT_HOLD_TTL_MS = 600_000;
 
 /**
  * Charges the estimate `options.cost` as a consume does (all limits or none), and returns the
- * hold that settles it. Rejects with what `consume` would reject with, or a bad `ttl`.
+ * hold that settles it; `released` hears of the lease its settle gives back (waiters queue on
+ * it). Rejects with what `consume` would reject with, or a bad `ttl`.
  */
-export async function openHold(calls: LimiterCalls, config: LimiterConfig, key: string, options: HoldOptions | undefined): Promise<Hold> {
+export async function openHold(
+  calls: LimiterCalls,
+  config: LimiterConfig,
+  key: string,
+  options: HoldOptions | undefined,
+  released: (key: string) => void,
+): Promise<Hold> {
   const { limits } = config;
   const estimate = costOf(options, HOLD_FIELDS, limits);
   const ttlMs = holdTtl(options?.ttl);
   const charged = typeof estimate === 'number' ? limits.map(() => estimate) : estimate;
   const decision = await calls.consume(key, Math.max(...charged), limits, typeof estimate === 'number' ? undefined : estimate);
-  return new StoreHold(calls, config, key, decision, charged, ttlMs);
+  return new StoreHold(calls, config, key, decision, charged, ttlMs, released);
 }
 
 function holdTtl(ttl: unknown): number {
@@ -43,6 +50,7 @@ class StoreHold implements Hold {
     /** What the hold's consume charged each limit. */
     private readonly charged: readonly number[],
     private readonly ttlMs: number,
+    private readonly released: (key: string) => void,
   ) {
     // Admitted without a charge (the failure mode, a fallback, shadow mode over a denial): nothing here to settle.
     this.status = decision.charge !== undefined ? 'open' : decision.allowed ? 'uncharged' : 'denied';
@@ -72,6 +80,12 @@ class StoreHold implements Hold {
     if (this.status === 'open' && this.config.now() >= this.decision.decidedAtMs + this.ttlMs) this.status = 'expired';
     if (this.status !== 'open' || charge === undefined) return this.calls.run('peek', this.key, 1);
     this.status = status;
-    return this.calls.settle(this.key, charge, this.charged, costs);
+    const settled = this.calls.settle(this.key, charge, this.charged, costs);
+    const { lease } = this.decision;
+    if (lease === undefined) return settled;
+    return settled.then((decision) => {
+      this.released(lease.key);
+      return decision;
+    });
   }
 }

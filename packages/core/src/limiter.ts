@@ -44,7 +44,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
       return breakers?.state ?? 'closed';
     },
     consume: (key, options) => withCost(options, CONSUME_FIELDS, limits, (cost, costs) => calls.consume(key, cost, limits, costs)),
-    hold: (key, options) => openHold(calls, config, key, options),
+    hold: (key, options) => openHold(calls, config, key, options, (stored) => waiter.released(stored)),
     async release(lease) {
       // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
