@@ -258,16 +258,17 @@ local function run_ops(group_kind)
       kind = 'f'
       a = a + 2
     end
-    local n = #rule.algos
     -- A settle's hold: its token and time, then what it charged each limit.
     local held
     if kind == 's' then
+      local n = #rule.algos
       held = { token = ARGV[a + 1], at = tonumber(ARGV[a + 2]) }
       for i = 1, n do held[i] = tonumber(ARGV[a + 2 + i]) end
       a = a + 2 + n
     end
     local costs
     if shape.costs then
+      local n = #rule.algos
       costs = {}
       for i = 1, n do costs[i] = tonumber(ARGV[a + i]) end
       a = a + n
@@ -311,38 +312,41 @@ local function run_ops(group_kind)
       local algo, p, at = algos[i], params[i], place[i]
       local key, state = packed_key, old
       if not at then key = KEYS[k + own[i]] end
-      if kind == 'l' and algo.release then algo.release(key, p, now, token) end
-      if kind == 's' and algo.release then algo.release(key, p, now, held.token) end
       local step_cost = cost
       if costs then step_cost = costs[i] end
-      if kind == 'f' or kind == 'n' or kind == 's' then
-        -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
-        local written_ttl, written
-        local units, change = step_cost, kind
-        if kind == 's' then
-          -- Settled at what the hold charged: nothing to change.
-          units, change = held[i] - step_cost, 'f'
-          if units < 0 then units, change = -units, 'n' end
-          if units == 0 then change = '' end
-          charge = { at = held.at, cost = held[i], token = held.token }
-        end
-        step_cost = 1
-        if change == 'n' then
-          if algo.penalty then written_ttl, written = algo.penalty(key, p, units, now, token, old, at, fresh) end
-        elseif change == 'f' and algo.refund then
-          -- A refund of costs per limit and a charge gives each limit back what the charge took from it.
-          if costs and charge and kind == 'f' then charge.cost = units end
-          written_ttl, written = algo.refund(key, p, units, now, old, at, fresh, charge)
-        end
-        if written_ttl then
-          written_ttl = written_ttl + ttl_extra
-          if at then
-            fresh_ttl[at], written_any = written_ttl, true
-            -- The peek below reads the state written.
-            state = fresh
-            if written_ttl <= 0 then state = NOTHING end
-          else
-            write(algo, key, written, written_ttl)
+      -- Consumes (nearly every op) skip what the other kinds do first.
+      if kind ~= 'c' then
+        if kind == 'l' and algo.release then algo.release(key, p, now, token) end
+        if kind == 's' and algo.release then algo.release(key, p, now, held.token) end
+        if kind == 'f' or kind == 'n' or kind == 's' then
+          -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
+          local written_ttl, written
+          local units, change = step_cost, kind
+          if kind == 's' then
+            -- The unused part back as a refund of the hold's charge, an excess as a penalty; equal, nothing.
+            units, change = held[i] - step_cost, 'f'
+            if units < 0 then units, change = -units, 'n' end
+            if units == 0 then change = '' end
+            charge = { at = held.at, cost = held[i], token = held.token }
+          end
+          step_cost = 1
+          if change == 'n' then
+            if algo.penalty then written_ttl, written = algo.penalty(key, p, units, now, token, old, at, fresh) end
+          elseif change == 'f' and algo.refund then
+            -- A refund of costs per limit and a charge gives each limit back what the charge took from it.
+            if costs and charge and kind == 'f' then charge.cost = units end
+            written_ttl, written = algo.refund(key, p, units, now, old, at, fresh, charge)
+          end
+          if written_ttl then
+            written_ttl = written_ttl + ttl_extra
+            if at then
+              fresh_ttl[at], written_any = written_ttl, true
+              -- The peek below reads the state written.
+              state = fresh
+              if written_ttl <= 0 then state = NOTHING end
+            else
+              write(algo, key, written, written_ttl)
+            end
           end
         end
       end
