@@ -71,7 +71,7 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
   constructor(private readonly config: AdaptiveConfig<Context>) {
     this.state = config.algorithm.initial;
     this.queue = config.queue === undefined ? undefined : new WaitQueue(config.queue.order, config.queue.maxSize);
-    config.partitions?.setLimit(this.state.limit);
+    config.partitions?.setLimit(sharedLimitOf(this.state));
   }
 
   tryAcquire(context?: Context): AdaptiveAdmission {
@@ -165,10 +165,11 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
     const overloaded = eventLoopDelayMs !== undefined && loopDelay !== undefined && eventLoopDelayMs > loopDelay.maxMs;
     const sample: LimitSample = { rttMs, inflight, dropped: dropped || overloaded };
     const previous = this.state.limit;
+    const previousShared = sharedLimitOf(this.state);
     this.state = algorithm.step(this.state, sample);
     this.rttAverageMs = this.rttAverageMs === 0 ? rttMs : this.rttAverageMs + RTT_AVERAGE_WEIGHT * (rttMs - this.rttAverageMs);
+    if (sharedLimitOf(this.state) !== previousShared) this.config.partitions?.setLimit(sharedLimitOf(this.state));
     if (this.state.limit !== previous) {
-      this.config.partitions?.setLimit(this.state.limit);
       if (events.has('limit'))
         events.emit('limit', { limit: this.state.limit, previous, sample, estimates: algorithm.estimates(this.state) });
     }
@@ -208,3 +209,5 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
     return { admitted: false, partition: partition?.name, reason, retryAfterMs: Math.max(1, Math.ceil(this.rttAverageMs)) };
   }
 }
+
+const sharedLimitOf = (state: LimitState): number => state.sharedLimit ?? state.limit;

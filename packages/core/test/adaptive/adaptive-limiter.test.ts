@@ -177,6 +177,28 @@ describe('partitions', () => {
     // 9 × 0.9 = 8.1 → 8: batch ceil(2.4) = 3, live ceil(5.6) = 6.
     expect(limiter.snapshot().partitions.map(({ limit }) => limit)).toEqual([3, 6, 1]);
   });
+
+  it('keep their guaranteed shares while Vegas halves the limit to probe: only borrowing stops', () => {
+    const clock = new VirtualClock(0);
+    const limiter = createAdaptiveLimiter<string>({
+      limit: { algorithm: 'vegas', initialLimit: 10, probeMultiplier: 2, random: () => 0 },
+      partitions: { critical: 0.8, batch: 0.2 },
+      partition: (name) => name,
+      clock: clock.now,
+    });
+    // Jitter 0.5: a probe every 0.5 × 2 × 10 = 10 samples.
+    for (let i = 0; i < 10; i++) {
+      const held = slot(limiter.tryAcquire('batch'));
+      clock.advance(10);
+      held.success();
+    }
+    expect(limiter.snapshot().limit).toBe(5);
+    for (let i = 0; i < 5; i++) expect(limiter.tryAcquire('batch').admitted).toBe(true);
+    expect(limiter.tryAcquire('batch').admitted).toBe(false);
+    // Critical's share is still 0.8 of 10, not of the probe's 5.
+    for (let i = 0; i < 8; i++) expect(limiter.tryAcquire('critical').admitted).toBe(true);
+    expect(limiter.tryAcquire('critical').admitted).toBe(false);
+  });
 });
 
 // Ported from Netflix concurrency-limits, LifoBlockingLimiterTest.java (fake timers instead of waits).
