@@ -146,8 +146,10 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
       given = true;
       this.inflight -= 1;
       if (partition) partition.inflight -= 1;
+      // Still at or over its share without this slot: the slot was borrowed.
+      const borrowed = partition !== undefined && partition.inflight >= partition.limit;
       if (outcome !== 'ignore') this.sample(partition, this.config.clock() - startedAt, inflightAtStart, outcome === 'dropped');
-      this.serveWaiters();
+      this.serveWaiters(borrowed ? partition : undefined);
     };
     return {
       admitted: true,
@@ -186,11 +188,19 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
     }
   }
 
-  /** Hands free slots to waiters, highest priority first. */
-  private serveWaiters(): void {
+  /**
+   * Hands free slots to waiters, highest priority first. A slot given back by a partition that had
+   * borrowed it (`borrowedFrom`) passes to a waiter of a higher partition even while the limit is
+   * full: in flight stays as it was, and the borrowing partition is the one shed.
+   */
+  private serveWaiters(borrowedFrom?: Partition): void {
     const queue = this.queue;
     if (queue === undefined) return;
-    for (let waiter = queue.next((w) => this.mayTake(w.partition)); waiter; waiter = queue.next((w) => this.mayTake(w.partition))) {
+    let handOver = borrowedFrom;
+    const outranks = (waiter: Waiter) => handOver !== undefined && (waiter.partition?.rank ?? handOver.rank) < handOver.rank;
+    const admissible = (waiter: Waiter) => this.mayTake(waiter.partition) || outranks(waiter);
+    for (let waiter = queue.next(admissible); waiter; waiter = queue.next(admissible)) {
+      if (!this.mayTake(waiter.partition)) handOver = undefined;
       waiter.settle('admitted');
     }
   }

@@ -344,6 +344,29 @@ describe('the queue', () => {
     expect(await newer).toMatchObject({ admitted: false, reason: 'timeout', partition: 'batch' });
   });
 
+  it('passes a slot a lower partition had borrowed to a higher waiter, even while the limit is full', async () => {
+    vi.useFakeTimers();
+    const limiter = createAdaptiveLimiter<string>({
+      limit: 4,
+      partitions: { critical: 0.5, batch: 0.5 },
+      partition: (name) => name,
+      queue: { maxWaitMs: 1000 },
+    });
+    // Batch borrows critical's idle half; critical then takes its own 2 past the limit.
+    const batch = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire('batch')));
+    for (let i = 0; i < 2; i++) expect((await limiter.acquire('critical')).admitted).toBe(true);
+    const waiting = limiter.acquire('critical');
+    const batchWaiting = limiter.acquire('batch');
+    // 5 in flight of 4, batch still over its 2: the freed slot was borrowed, and goes to critical.
+    slot(batch[0]!).success();
+    expect(await waiting).toMatchObject({ admitted: true, partition: 'critical' });
+    expect(limiter.snapshot().inflight).toBe(6);
+    // Batch gives back one more: no higher waiter, and the limit is full.
+    slot(batch[1]!).success();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await batchWaiting).toMatchObject({ admitted: false, reason: 'timeout' });
+  });
+
   it('refuses every waiter on close', async () => {
     const limiter = queued();
     for (let i = 0; i < 4; i++) await limiter.acquire();
