@@ -1,4 +1,4 @@
-import { ScriptCalls, type ScriptTransport } from './transport.js';
+import { DriverCalls, LIBRARY, type ScriptTransport } from './transport.js';
 
 /**
  * The parts of a node-redis (4, 5, 6) client this store uses. node-redis rejects the commands a
@@ -24,6 +24,8 @@ interface Address {
   port: number;
 }
 
+const LOAD_LIBRARY = ['FUNCTION', 'LOAD', 'REPLACE', LIBRARY];
+
 /** Least time between two slot-map reads triggered by lost nodes. */
 const REDISCOVER_EVERY_MS = 250;
 
@@ -43,12 +45,16 @@ export function nodeRedisTransport(client: object): ScriptTransport {
 
 class NodeRedisTransport implements ScriptTransport {
   readonly isCluster = false;
-  private readonly calls = new ScriptCalls();
+  private readonly calls = new DriverCalls();
 
   constructor(private readonly client: NodeRedisClient) {}
 
   run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    return this.calls.run('redis', (command, first) => this.client.sendCommand([command, first, String(keys.length), ...keys, ...args]));
+    return this.calls.run(
+      'redis',
+      (command, first) => this.client.sendCommand([command, first, String(keys.length), ...keys, ...args]),
+      () => this.client.sendCommand(LOAD_LIBRARY),
+    );
   }
 
   domainOf(): string {
@@ -58,7 +64,7 @@ class NodeRedisTransport implements ScriptTransport {
 
 class NodeRedisClusterTransport implements ScriptTransport {
   readonly isCluster = true;
-  private readonly calls = new ScriptCalls();
+  private readonly calls = new DriverCalls();
   private lastRediscoveryAt = 0;
 
   constructor(private readonly cluster: NodeRedisCluster) {
@@ -78,8 +84,11 @@ class NodeRedisClusterTransport implements ScriptTransport {
   }
 
   run(keys: readonly string[], args: readonly string[], slot: number): Promise<unknown> {
-    return this.calls.run(this.domainOf(slot), (command, first) =>
-      this.cluster.sendCommand(keys[0], false, [command, first, String(keys.length), ...keys, ...args]),
+    return this.calls.run(
+      this.domainOf(slot),
+      (command, first) => this.cluster.sendCommand(keys[0], false, [command, first, String(keys.length), ...keys, ...args]),
+      // Sent by the call's first key: to the master of its slot, where the call goes.
+      () => this.cluster.sendCommand(keys[0], false, LOAD_LIBRARY),
     );
   }
 
