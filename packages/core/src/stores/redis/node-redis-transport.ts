@@ -14,6 +14,8 @@ interface NodeRedisCluster {
   sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
   getSlotMaster(slot: number): Address | undefined;
   readonly masters?: readonly Address[];
+  /** The client of one node (a promise of it in node-redis 5 and later). */
+  nodeClient(node: Address): NodeRedisClient | Promise<NodeRedisClient>;
   on?(event: 'node-error', listener: (error: unknown, node: Address) => void): unknown;
   /** node-redis 5: the slot map, which can be read again from the cluster. */
   readonly _slots?: { rediscover?(startWith: { options: object }): Promise<void> };
@@ -87,9 +89,24 @@ class NodeRedisClusterTransport implements ScriptTransport {
     return this.calls.run(
       this.domainOf(slot),
       (command, first) => this.cluster.sendCommand(keys[0], false, [command, first, String(keys.length), ...keys, ...args]),
-      // Sent by the call's first key: to the master of its slot, where the call goes.
-      () => this.cluster.sendCommand(keys[0], false, LOAD_LIBRARY),
+      () => this.loadLibrary(slot),
     );
+  }
+
+  /**
+   * Loads the library on every master: node-redis follows an ASK (a slot migrating) to a node
+   * this store never names. Settles as the load on the slot's own master did; the others' are
+   * best effort, and a call that meets one without it loads it again.
+   */
+  private async loadLibrary(slot: number): Promise<void> {
+    const masters = this.cluster.masters ?? [];
+    const own = this.domainOf(slot);
+    const loads = await Promise.allSettled(
+      masters.map(async (master) => (await this.cluster.nodeClient(master)).sendCommand(LOAD_LIBRARY)),
+    );
+    const ownLoad = loads[masters.findIndex(({ host, port }) => `${host}:${port}` === own)];
+    if (!ownLoad) throw new Error(`no master known to serve slot ${slot}`);
+    if (ownLoad.status === 'rejected') throw ownLoad.reason;
   }
 
   domainOf(slot: number): string {
