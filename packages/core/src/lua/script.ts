@@ -7,22 +7,19 @@ import { driverLua, preludeLua } from './sources.generated.js';
  */
 const scoped = (lua: string) => `do\n${lua}\nend`;
 
-/** The shared helpers and every algorithm's step: what a call needs defined before the driver runs. */
-const definitions = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua))].join('\n');
+/**
+ * The shared helpers, every algorithm's step, and the driver's run_batch(KEYS, ARGV) (lua/driver.lua).
+ * Its reply carries, in front, the call's own id (the last ARGV): a store can then tell its answer
+ * from another call's, should a client library ever hand it the wrong reply (node-redis 5 Cluster
+ * clients do after a lost connection).
+ */
+const definitions = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverLua].join('\n');
 
 /**
- * The driver runs as a function of the call's keys and arguments, its locals apart from the
- * helpers'. Its reply carries, in front, the call's own id (the last ARGV): a store can then tell
- * its answer from another call's, should a client library ever hand it the wrong reply (node-redis
- * 5 Cluster clients do after a lost connection).
+ * The one script behind every Redis decision sent by EVAL: the definitions, made again at every
+ * call, then the driver's run.
  */
-const driverDefinition = `local function run_batch(KEYS, ARGV)\n${driverLua}\nend`;
-
-/**
- * The one script behind every Redis decision sent by EVAL: shared helpers, each algorithm's step,
- * the batch driver, all defined again at every call.
- */
-export const TOLLGATE_SCRIPT: string = `${definitions}\n${driverDefinition}\nreturn run_batch(KEYS, ARGV)`;
+export const TOLLGATE_SCRIPT: string = `${definitions}\nreturn run_batch(KEYS, ARGV)`;
 
 /**
  * The same driver as a Redis function library (Redis 7 `FUNCTION LOAD`), its function named
@@ -33,7 +30,7 @@ export const TOLLGATE_SCRIPT: string = `${definitions}\n${driverDefinition}\nret
 export function tollgateLibrary(name: string): string {
   return [
     `#!lua name=${name}`,
-    `local function define()\n${definitions}\n${driverDefinition}\nreturn run_batch\nend`,
+    `local function define()\n${definitions}\nreturn run_batch\nend`,
     'local run_batch',
     `redis.register_function('${name}', function(keys, args)`,
     '  run_batch = run_batch or define()',
