@@ -102,6 +102,23 @@ describe.each(CLIENT_KINDS)('RedisStore with %s', (kind) => {
     expect(calls).toEqual({ fcall: 0, evalsha: 1, eval: 2, 'function|load': 0 });
   });
 
+  it('answers a peek by the script where Redis, its memory full, refuses FCALL whole', async () => {
+    const connected = await connectClient(kind, server.url);
+    const limiter = burstLimiter(connected.client);
+    try {
+      expect(await limiter.consume('cy')).toMatchObject({ allowed: true, remaining: 4, source: 'store' });
+      const { allowed, remaining } = await limiter.peek('cy');
+      await admin.config('SET', 'maxmemory', '1');
+      const calls = await countCalls(server.url, async () => {
+        expect(await limiter.peek('cy')).toMatchObject({ allowed, remaining, source: 'store' });
+      });
+      expect(calls).toMatchObject({ evalsha: 0, eval: 1 });
+    } finally {
+      await admin.config('SET', 'maxmemory', '0');
+      await connected.close();
+    }
+  });
+
   it('falls back to the script for a user not allowed FUNCTION LOAD', async () => {
     const calls = await countCalls(server.url, threeConsumes(kind, withUser(server.url, 'noload')));
     expect(calls).toMatchObject({ fcall: 0, evalsha: 2, eval: 1 });

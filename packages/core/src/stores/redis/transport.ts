@@ -39,6 +39,14 @@ export function isCommandRefused(error: unknown): boolean {
 }
 
 /**
+ * Redis refused FCALL before running it, its memory full (maxmemory, noeviction): a function may
+ * write, so it is refused whole, where a script is refused only at its first write.
+ */
+export function isOutOfMemory(error: unknown): boolean {
+  return errorMessage(error).startsWith('OOM ');
+}
+
+/**
  * The cluster answered that the keys' slot is moving or has moved, so the call did not run:
  * TRYAGAIN, ASK, or MOVED still there once the client gave up following redirections (node-redis
  * 4 races its ASKING against other commands on the connection).
@@ -63,7 +71,8 @@ type Way = 'function' | 'script';
  * FCALL where Redis has functions (7 and later): the library is loaded once per connection
  * (`FUNCTION LOAD`), so a call runs the driver alone rather than the whole script. Where FUNCTION
  * or FCALL is refused, the script, as ScriptCalls does. A call that meets "Function not found"
- * (nothing ran) loads the library again and is sent once more.
+ * (nothing ran) loads the library again and is sent once more; one refused for full memory is
+ * sent once more as the script.
  */
 export class DriverCalls {
   /** Per connection (named by the transport), the way found or being found. */
@@ -78,6 +87,8 @@ export class DriverCalls {
       return await send('fcall', FUNCTION_NAME);
     } catch (error) {
       if (isCommandRefused(error)) this.ways.set(connection, 'script');
+      // A peek (or any call that writes nothing) still answers, as it did by script.
+      else if (isOutOfMemory(error)) return this.script.run(connection, send);
       else if (!isFunctionNotFound(error)) throw error;
       else if ((await this.reload(connection, load)) === 'function') return send('fcall', FUNCTION_NAME);
       return this.script.run(connection, send);
