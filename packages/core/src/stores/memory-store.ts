@@ -50,6 +50,9 @@ export class MemoryStore implements Store {
   private sweepSpaces: Iterator<Map<string, Entry>> | undefined;
   private sweepEntries: Iterator<[string, Entry]> | undefined;
   private sweepSpace: Map<string, Entry> | undefined;
+  /** The keyspace looked up last and its space: one limiter's decisions follow each other, and the lookup by id hashes a string. */
+  private lastKeyspace: Keyspace | undefined;
+  private lastSpace: Map<string, Entry> | undefined;
   /** Per space, the `keys()` iterator eviction resumes from (see `oldestIdentity`). */
   private readonly evictionCursors = new Map<Map<string, Entry>, Iterator<string>>();
 
@@ -196,11 +199,15 @@ export class MemoryStore implements Store {
   }
 
   private space(keyspace: Keyspace): Map<string, Entry> {
+    // Spaces are never dropped, so the one found last for this keyspace is still its space.
+    if (keyspace === this.lastKeyspace) return this.lastSpace!;
     let space = this.spaces.get(keyspace.id);
     if (space === undefined) {
       space = new Map();
       this.spaces.set(keyspace.id, space);
     }
+    this.lastKeyspace = keyspace;
+    this.lastSpace = space;
     return space;
   }
 
