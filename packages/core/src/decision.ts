@@ -86,30 +86,48 @@ export interface Decision {
 
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
 export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
-  const { kind, cost, token } = operation;
-  const decision =
-    infos.length === 1
-      ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
-      : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
   // Dated on the store's timeline, which a refund of it is decided on too.
-  if (result.committed) decision.charge = { atMs: result.decidedAtMs ?? operation.nowMs ?? decidedAtMs, cost, token };
+  const chargedAtMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
+  if (infos.length === 1) return oneLimitDecision(operation, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, chargedAtMs);
+  const decision = multiLimitDecision(operation.kind, result, infos, operation.cost, decidedAtMs);
+  if (result.committed) decision.charge = { atMs: chargedAtMs, cost: operation.cost, token: operation.token };
   return decision;
 }
 
-/** The common case, with nothing to fold. */
-function singleLimitDecision(
-  kind: StoreOperation['kind'],
-  result: StoreResult,
+/**
+ * The decision of a single-limit rule, with nothing to fold: `outcome` is its limit's, `committed`
+ * whether a consume was admitted and written (then charged at `chargedAtMs`, on the store's timeline).
+ */
+export function oneLimitDecision(
+  { kind, cost, token }: StoreOperation,
+  committed: boolean,
+  outcome: Outcome,
   { name, limit, policy }: LimitInfo,
   decidedAtMs: number,
+  chargedAtMs: number,
 ): Decision {
-  const outcome = result.outcomes[0]!;
-  const allowed = kind === 'consume' ? result.committed : outcome.allowed;
+  const allowed = kind === 'consume' ? committed : outcome.allowed;
   const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
   const delayMs = allowed ? outcome.delayMs : 0;
   const { remaining, resetAfterMs } = outcome;
-  const part: LimitDecision = { name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs };
-  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits: [part], source: 'store', decidedAtMs };
+  const limits: LimitDecision[] = [{ name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs }];
+  const source = 'store';
+  // One literal per case, the charge written with the rest: adding it afterwards would grow the object.
+  return committed
+    ? {
+        allowed,
+        limit,
+        remaining,
+        resetAfterMs,
+        retryAfterMs,
+        delayMs,
+        limitName: name,
+        limits,
+        source,
+        decidedAtMs,
+        charge: { atMs: chargedAtMs, cost, token },
+      }
+    : { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits, source, decidedAtMs };
 }
 
 function multiLimitDecision(

@@ -1,5 +1,5 @@
 import type { Charge } from './algorithms/types.js';
-import { type Decision, type LimitInfo, limitInfo, toDecision } from './decision.js';
+import { type Decision, type LimitInfo, limitInfo, oneLimitDecision, toDecision } from './decision.js';
 import { TollgateError } from './errors.js';
 import { assertIdentity, encodeIdentity, type Keyspace, keyspacesFor } from './keys.js';
 import type { ChosenField, LimiterConfig } from './limiter-config.js';
@@ -152,9 +152,17 @@ export class LimiterCalls {
   }
 
   private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {
-    const result = memory.executeSync(operation);
-    // The memory store has read the time it decided at: no second clock read per decision.
-    const verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
+    // The memory store reads the time it decides at: no second clock read per decision.
+    const { kind, limits } = operation;
+    let verdict: Decision;
+    if (limits.length === 1 && (kind === 'consume' || kind === 'peek')) {
+      const now = operation.nowMs ?? memory.now();
+      const outcome = memory.decideOne(operation, now);
+      verdict = oneLimitDecision(operation, kind === 'consume' && outcome.allowed, outcome, this.infos[0]!, now, now);
+    } else {
+      const result = memory.executeSync(operation);
+      verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
+    }
     return this.decisions.report(operation, key, verdict, 0);
   }
 }

@@ -42,7 +42,9 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume: (key, options) => withCost(options, CONSUME_FIELDS, (cost) => calls.consume(key, cost)),
+    // Without options, no closure to build for the cost.
+    consume: (key, options) =>
+      options === undefined ? calls.consume(key, 1) : withCost(options, CONSUME_FIELDS, (cost) => calls.consume(key, cost)),
     async release(lease) {
       // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;

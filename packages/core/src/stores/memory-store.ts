@@ -104,8 +104,17 @@ export class MemoryStore implements Store {
     return limits.length === 1 ? this.executeOne(operation, now) : this.executeRule(operation, now);
   }
 
-  /** The common single-limit rule: one lookup, state updated in place. */
-  private executeOne({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+  /** The store's clock: the time of an operation that brings none (`nowMs`). */
+  now(): number {
+    return this.clock();
+  }
+
+  /**
+   * A consume or peek of a single-limit rule at `now`, answered with its limit's outcome alone (no
+   * `StoreResult` to build): a consume is committed, its state written, exactly when the outcome
+   * allows it. One lookup, state updated in place.
+   */
+  decideOne({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StepResult<unknown> {
     const space = this.space(keyspaces[0]!);
     let entry = space.get(identity);
     if (entry !== undefined && entry.expiresAtMs <= now) {
@@ -114,8 +123,7 @@ export class MemoryStore implements Store {
     }
     const limit = limits[0]!;
     const result = limit.algorithm.step(entry?.state, now, limit.params, cost, token);
-    const committed = kind === 'consume' && result.allowed;
-    if (committed && result.next !== undefined) {
+    if (kind === 'consume' && result.allowed && result.next !== undefined) {
       if (entry === undefined) {
         this.insert(space, identity, result.next, now + result.ttlMs, now);
       } else {
@@ -123,7 +131,12 @@ export class MemoryStore implements Store {
         entry.expiresAtMs = now + result.ttlMs;
       }
     }
-    return { committed, outcomes: [result], decidedAtMs: now };
+    return result;
+  }
+
+  private executeOne(operation: StoreOperation, now: number): StoreResult {
+    const result = this.decideOne(operation, now);
+    return { committed: operation.kind === 'consume' && result.allowed, outcomes: [result], decidedAtMs: now };
   }
 
   /**
