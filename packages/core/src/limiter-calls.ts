@@ -27,6 +27,11 @@ export class LimiterCalls {
   private readonly guarded: GuardedStore;
   /** The rule's limits as they admit at once or not at all (reserve mode given no delay): a group's. */
   private readonly withoutDelay: readonly BoundLimit[];
+  /** The config's fields every operation reads, held here: one load each instead of two. */
+  private readonly limits: readonly BoundLimit[];
+  private readonly clock: LimiterConfig['clock'];
+  private readonly keyOf: LimiterConfig['keyOf'];
+  private readonly chosenPerCall: LimiterConfig['chosenPerCall'];
   /** The last key checked, the key it is stored under and its encoded identity: a client's requests tend to follow each other. */
   private lastKey: unknown = NO_KEY_YET;
   private lastStored = '';
@@ -37,6 +42,10 @@ export class LimiterCalls {
     fallback: StoreFailureAnswer,
   ) {
     const { limits, store } = config;
+    this.limits = limits;
+    this.clock = config.clock;
+    this.keyOf = config.keyOf;
+    this.chosenPerCall = config.chosenPerCall;
     this.keyspaces = keyspacesFor(
       config.prefix,
       limits.map((limit) => `${limit.name}:${limit.algorithm.name}`),
@@ -60,7 +69,7 @@ export class LimiterCalls {
     key: string,
     cost: number,
     token = '',
-    checked: readonly BoundLimit[] = this.config.limits,
+    checked: readonly BoundLimit[] = this.limits,
     charge?: Charge,
   ): Promise<Decision> {
     try {
@@ -74,11 +83,11 @@ export class LimiterCalls {
 
   /** A refund of `cost` of what `charge` took. */
   refund(key: string, cost: number, charge: Charge): Promise<Decision> {
-    return this.run('refund', key, cost, '', this.config.limits, charge);
+    return this.run('refund', key, cost, '', this.limits, charge);
   }
 
   /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`, named by the key as stored. */
-  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
+  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.limits): Promise<Decision> {
     if (!this.needsToken) return this.run('consume', key, cost, '', checked);
     const token = uniqueToken();
     const decision = this.run('consume', key, cost, token, checked);
@@ -100,7 +109,7 @@ export class LimiterCalls {
   /** The consume of cost 1 on every limit, decided before this returns (`answersNow` only); throws what `consume` would reject with. */
   consumeNow(key: string): Decision {
     const token = this.needsToken ? uniqueToken() : '';
-    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.config.limits), this.lastStored);
+    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.limits), this.lastStored);
     return this.holdsLeases ? withLease(decision, this.lastStored, token) : decision;
   }
 
@@ -134,16 +143,16 @@ export class LimiterCalls {
     checked: readonly BoundLimit[],
     charge?: Charge,
   ): StoreOperation {
-    if (this.config.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.config.chosenPerCall);
+    if (this.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.chosenPerCall);
     const identity = this.identityOf(key);
-    return { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.(), charge };
+    return { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.clock?.(), charge };
   }
 
   /** The encoded identity of `key`; `lastStored` is then the key as stored (`keyOf` applied). */
   private identityOf(key: string): string {
     if (key !== this.lastKey) {
       assertIdentity(key);
-      const stored = this.config.keyOf === undefined ? key : this.config.keyOf(key);
+      const stored = this.keyOf === undefined ? key : this.keyOf(key);
       this.lastIdentity = encodeIdentity(stored);
       this.lastStored = stored;
       this.lastKey = key;
