@@ -46,6 +46,29 @@ describe('RedisStore on one node', () => {
     expect(decisions[5]!.retryAfterMs).toBeLessThanOrEqual(720_000);
   });
 
+  it('settles a hold of a rule of several units and a lease in one script call, on Redis time', async () => {
+    const limiter = createLimiter({
+      limits: [
+        { name: 'in-flight', algorithm: 'concurrency', limit: 1, leaseTtl: '1m' },
+        { name: 'minute', algorithm: 'sliding-window-log', limit: 10, window: '1m' },
+        { name: 'tokens', algorithm: 'fixed-window', limit: 1000, window: '1m', unit: 'tokens' },
+      ],
+      store,
+      prefix: uniquePrefix(),
+      ...STORE_SEMANTICS,
+    });
+    const hold = await limiter.hold('a', { cost: { tokens: 400 } });
+    const before = await scriptCalls();
+    const settled = await hold.settle({ tokens: 1200 });
+    expect(await scriptCalls()).toBe(before + 1);
+    // The lease is back, the log keeps its entry, and the tokens are charged beyond the limit.
+    expect(settled.limits.map((limit) => [limit.name, limit.allowed, limit.remaining])).toEqual([
+      ['in-flight', true, 0],
+      ['minute', true, 8],
+      ['tokens', false, 0],
+    ]);
+  });
+
   it('decides the operations of several rules coalesced into one script call', async () => {
     const twoLimits = createLimiter({ limits: [{ perHour: 2 }, { perDay: 3 }], store, prefix: uniquePrefix(), ...STORE_SEMANTICS });
     const oneLimit = createLimiter({ perHour: 1, store, prefix: uniquePrefix(), ...STORE_SEMANTICS });

@@ -5,11 +5,14 @@
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
---   `token`, then peek | 'f' refund | 'n' penalty | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
---   rules above), and 't' when its ops carry a token, else '';
+--   `token`, then peek | 'f' refund | 'n' penalty | 's' settle a hold | 'a' consume of a group: all or
+--   nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
+--   rules above), and flags: 't' when its ops carry a token, 'v' when they carry a cost per limit;
 --   then, after the header, op_count, then per op: its shape (1-based index among the shapes above), then its token when
 --   the shape says so (a string unique to the op, for algorithms that store per-request members),
---   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost.
+--   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost,
+--   for an 's' op the hold's token and time then per limit what the hold charged it, then its
+--   costs per limit (the shape's cost is then unused).
 -- A rule is sent once per batch however many of its ops the batch carries, and its params parsed
 -- once; so is a shape: the ops of a batch mostly share their kind, clock, cost and rule, and each
 -- then costs Redis one argument instead of five. A call's header is mostly the header of calls
@@ -30,6 +33,9 @@
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
 -- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
 -- A penalty ('n') does the same with each limit's `penalty`, which charges even beyond the limit.
+-- A settle ('s') of a hold (a consume charged `held` per limit at time `at` under its token)
+-- releases the hold's lease, then per limit refunds the unused part of that charge, or charges the
+-- excess as a penalty, and reports as a refund does.
 -- The call's id follows as the last ARGV, and comes back in front of the reply.
 -- This file defines run_batch(KEYS, ARGV): lua/script.ts calls it at the end of the script, or
 -- registers it as the function of a library, where what is defined outside it (the parsed rules
@@ -141,7 +147,7 @@ local function write_packed(key, rule, old, fresh, fresh_ttl)
 end
 
 -- The shapes of the batch's ops, starting at fields[a]: { kind, now (false: Redis TIME), cost, rule,
--- token (true: each op carries one) }, indexed by the text ops name them by; and the index of the
+-- token (true: each op carries one), costs (true: each op carries a cost per limit) }, indexed by the text ops name them by; and the index of the
 -- first field after them.
 local function read_shapes(fields, rules, a)
   local shapes = {}
@@ -151,7 +157,8 @@ local function read_shapes(fields, rules, a)
       now = fields[a + 2] ~= '' and tonumber(fields[a + 2]),
       cost = tonumber(fields[a + 3]),
       rule = rules[fields[a + 4]],
-      token = fields[a + 5] == 't',
+      token = string.find(fields[a + 5], 't', 1, true) ~= nil,
+      costs = string.find(fields[a + 5], 'v', 1, true) ~= nil,
     }
     a = a + 5
   end
@@ -172,6 +179,8 @@ local function check_types(KEYS, ARGV, shapes, a)
     if shape.token then a = a + 1 end
     if shape.kind == 'g' then a = a + 2 end
     local rule = shape.rule
+    if shape.kind == 's' then a = a + 2 + #rule.algos end
+    if shape.costs then a = a + #rule.algos end
     local sorted_from = k
     if rule.packed > 0 then
       local key = KEYS[k]
@@ -280,6 +289,21 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
       kind = 'f'
       a = a + 2
     end
+    -- A settle's hold: its token and time, then what it charged each limit.
+    local held
+    if kind == 's' then
+      local n = #rule.algos
+      held = { token = ARGV[a + 1], at = tonumber(ARGV[a + 2]) }
+      for i = 1, n do held[i] = tonumber(ARGV[a + 2 + i]) end
+      a = a + 2 + n
+    end
+    local costs
+    if shape.costs then
+      local n = #rule.algos
+      costs = {}
+      for i = 1, n do costs[i] = tonumber(ARGV[a + i]) end
+      a = a + n
+    end
     local now, ttl_extra = shape.now, slack
     if not now then
       if not server_now then read_server_now() end
@@ -319,26 +343,41 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
       local algo, p, at = algos[i], params[i], place[i]
       local key, state = packed_key, old
       if not at then key = KEYS[k + own[i]] end
-      if kind == 'l' and algo.release then algo.release(key, p, now, token) end
       local step_cost = cost
-      if kind == 'f' or kind == 'n' then
-        step_cost = 1
-        -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
-        local written_ttl, written
-        if kind == 'n' then
-          if algo.penalty then written_ttl, written = algo.penalty(key, p, cost, now, token, old, at, fresh) end
-        elseif algo.refund then
-          written_ttl, written = algo.refund(key, p, cost, now, old, at, fresh, charge)
-        end
-        if written_ttl then
-          written_ttl = written_ttl + ttl_extra
-          if at then
-            fresh_ttl[at], written_any = written_ttl, true
-            -- The peek below reads the state written.
-            state = fresh
-            if written_ttl <= 0 then state = NOTHING end
-          else
-            write(algo, key, written, written_ttl)
+      if costs then step_cost = costs[i] end
+      -- Consumes (nearly every op) skip what the other kinds do first.
+      if kind ~= 'c' then
+        if kind == 'l' and algo.release then algo.release(key, p, now, token) end
+        if kind == 's' and algo.release then algo.release(key, p, now, held.token) end
+        if kind == 'f' or kind == 'n' or kind == 's' then
+          -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
+          local written_ttl, written
+          local units, change = step_cost, kind
+          if kind == 's' then
+            -- The unused part back as a refund of the hold's charge, an excess as a penalty; equal, nothing.
+            units, change = held[i] - step_cost, 'f'
+            if units < 0 then units, change = -units, 'n' end
+            if units == 0 then change = '' end
+            charge = { at = held.at, cost = held[i], token = held.token }
+          end
+          step_cost = 1
+          if change == 'n' then
+            if algo.penalty then written_ttl, written = algo.penalty(key, p, units, now, token, old, at, fresh) end
+          elseif change == 'f' and algo.refund then
+            -- A refund of costs per limit and a charge gives each limit back what the charge took from it.
+            if costs and charge and kind == 'f' then charge.cost = units end
+            written_ttl, written = algo.refund(key, p, units, now, old, at, fresh, charge)
+          end
+          if written_ttl then
+            written_ttl = written_ttl + ttl_extra
+            if at then
+              fresh_ttl[at], written_any = written_ttl, true
+              -- The peek below reads the state written.
+              state = fresh
+              if written_ttl <= 0 then state = NOTHING end
+            else
+              write(algo, key, written, written_ttl)
+            end
           end
         end
       end
@@ -396,7 +435,7 @@ local function run_batch(KEYS, ARGV)
   local shapes, a = read_header(ARGV[2]), 3
   local first_kind = shapes[ARGV[a + 1]].kind
   local fetched = NOTHING
-  if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 'l' then fetched = check_types(KEYS, ARGV, shapes, a) end
+  if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 's' or first_kind == 'l' then fetched = check_types(KEYS, ARGV, shapes, a) end
 
   if first_kind ~= 'a' then return reply_of((run_ops(KEYS, ARGV, shapes, fetched, a, slack, 'c'))) end
   -- A group (its ops all of kind 'a', on different keys): each is first run as a peek of its cost,

@@ -50,7 +50,15 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f', penalty: 'n' };
+const KIND_CODE: Record<OperationKind, string> = {
+  consume: 'c',
+  peek: 'p',
+  reset: 'r',
+  release: 'l',
+  refund: 'f',
+  penalty: 'n',
+  settle: 's',
+};
 /** A refund of a charge: its token names the members it added; its time and cost follow the op. */
 const CHARGED_REFUND = 'g';
 /** The driver's kind of a group's consumes (`executeGroup`). */
@@ -191,7 +199,7 @@ export class RedisStore implements Store {
     args.push(callId);
     this.transport.run(keys, args, slot).then(
       (reply) => {
-        if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as (number | string)[]);
+        if (Array.isArray(reply) && reply[0] === callId) answerBatch(batch, reply as (number | string)[]);
         else failBatch(batch, new Error('the client answered with the reply of another call'));
       },
       (error: unknown) => {
@@ -242,9 +250,10 @@ function pushBatchRules(batch: Pending[], header: string[]): Map<readonly BoundL
 }
 
 /**
- * Appends a batch's distinct shapes (kind, clock, cost, rule, whether a token follows) to the
- * `header` fields, each once, and its operations to `args`: per op its shape, its token when it
- * has one, and a refund's charge (the driver's protocol). Returns their keys.
+ * Appends a batch's distinct shapes (kind, clock, cost, rule, flags: whether a token and costs per
+ * limit follow) to the `header` fields, each once, and its operations to `args`: per op its shape,
+ * its token when it has one, a refund's charge, a settle's hold and its costs per limit (the
+ * driver's protocol). Returns their keys.
  */
 function pushBatchOps(
   batch: Pending[],
@@ -263,22 +272,25 @@ function pushBatchOps(
     // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
     if (clock !== undefined) pending.nowMs = operation.nowMs ?? clock();
     const now = pending.nowMs === undefined ? '' : String(pending.nowMs);
-    const { charge } = operation;
-    const token = charge === undefined ? operation.token : charge.token;
-    const hasToken = token === '' ? '' : 't';
-    const kind = group ? GROUP_CONSUME : charge === undefined ? KIND_CODE[operation.kind] : CHARGED_REFUND;
+    const { charge, costs } = operation;
+    const chargedRefund = charge !== undefined && operation.kind === 'refund';
+    const token = chargedRefund ? charge.token : operation.token;
+    const flags = (token === '' ? '' : 't') + (costs === undefined ? '' : 'v');
+    const kind = group ? GROUP_CONSUME : chargedRefund ? CHARGED_REFUND : KIND_CODE[operation.kind];
     const cost = String(operation.cost);
     const rule = indexOf.get(operation.limits)!;
-    const id = `${kind} ${now} ${cost} ${rule} ${hasToken}`;
+    const id = `${kind} ${now} ${cost} ${rule} ${flags}`;
     let shape = shapes.get(id);
     if (shape === undefined) {
       shape = String(shapes.size + 1);
       shapes.set(id, shape);
-      shapeArgs.push(kind, now, cost, rule, hasToken);
+      shapeArgs.push(kind, now, cost, rule, flags);
     }
     opArgs.push(shape);
-    if (hasToken) opArgs.push(token);
-    if (charge !== undefined) opArgs.push(String(charge.atMs), String(charge.cost));
+    if (token !== '') opArgs.push(token);
+    if (chargedRefund) opArgs.push(String(charge.atMs), String(charge.cost));
+    if (operation.kind === 'settle') opArgs.push(charge!.token, String(charge!.atMs), ...operation.charged!.map(String));
+    if (costs !== undefined) for (const limitCost of costs) opArgs.push(String(limitCost));
     pushRedisKeys(operation, keys);
   }
   header.push(String(shapes.size));
@@ -298,7 +310,7 @@ function allOrNothing(results: StoreResult[]): StoreResult[] {
  * Splits the flat script reply (after the call id and the Redis TIME the script decided on, 0 when
  * it read none) back into one result per operation, in order.
  */
-function settle(batch: Pending[], reply: (number | string)[]): void {
+function answerBatch(batch: Pending[], reply: (number | string)[]): void {
   const serverNowMs = reply[1] === 0 ? undefined : Number(reply[1]);
   let at = 2;
   for (const pending of batch) {
