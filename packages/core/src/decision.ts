@@ -86,25 +86,31 @@ export interface Decision {
 
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
 export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
+  const { kind, cost, costs, token } = operation;
   // Dated on the store's timeline, which a refund of it is decided on too.
-  const chargedAtMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
-  if (infos.length === 1) return oneLimitDecision(operation, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, chargedAtMs);
-  const decision = multiLimitDecision(operation.kind, result, infos, operation.cost, decidedAtMs);
-  if (result.committed) decision.charge = { atMs: chargedAtMs, cost: operation.cost, token: operation.token };
+  const atMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
+  const charge: Charge | undefined = !result.committed
+    ? undefined
+    : costs === undefined
+      ? { atMs, cost, token }
+      : { atMs, cost: Math.max(...costs), token, costs };
+  if (infos.length === 1) return oneLimitDecision(kind, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, charge);
+  const decision = multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
+  if (charge !== undefined) decision.charge = charge;
   return decision;
 }
 
 /**
  * The decision of a single-limit rule, with nothing to fold: `outcome` is its limit's, `committed`
- * whether a consume was admitted and written (then charged at `chargedAtMs`, on the store's timeline).
+ * whether a consume was admitted and written, `charge` what it was charged (when committed).
  */
 export function oneLimitDecision(
-  { kind, cost, token }: StoreOperation,
+  kind: StoreOperation['kind'],
   committed: boolean,
   outcome: Outcome,
   { name, limit, policy }: LimitInfo,
   decidedAtMs: number,
-  chargedAtMs: number,
+  charge: Charge | undefined,
 ): Decision {
   const allowed = kind === 'consume' ? committed : outcome.allowed;
   const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
@@ -113,20 +119,8 @@ export function oneLimitDecision(
   const limits: LimitDecision[] = [{ name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs }];
   const source = 'store';
   // One literal per case, the charge written with the rest: adding it afterwards would grow the object.
-  return committed
-    ? {
-        allowed,
-        limit,
-        remaining,
-        resetAfterMs,
-        retryAfterMs,
-        delayMs,
-        limitName: name,
-        limits,
-        source,
-        decidedAtMs,
-        charge: { atMs: chargedAtMs, cost, token },
-      }
+  return charge !== undefined
+    ? { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits, source, decidedAtMs, charge }
     : { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits, source, decidedAtMs };
 }
 
@@ -135,6 +129,7 @@ function multiLimitDecision(
   result: StoreResult,
   infos: readonly LimitInfo[],
   cost: number,
+  costs: readonly number[] | undefined,
   decidedAtMs: number,
 ): Decision {
   const parts: LimitDecision[] = [];
@@ -145,7 +140,7 @@ function multiLimitDecision(
     const outcome = result.outcomes[i]!;
     const { name, limit, policy, unitsTaken } = infos[i]!;
     // A consume that another limit refused left this one untouched: undo what its step assumed taken.
-    const taken = unitsTaken(cost);
+    const taken = unitsTaken(costs?.[i] ?? cost);
     const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + taken) : outcome.remaining;
     parts.push({
       name,

@@ -10,6 +10,9 @@ import type { BoundLimit, OperationKind, StoreOperation, StoreResult } from './s
 import { uniqueToken } from './token.js';
 import { ReservingLimits } from './wait/reserving-limits.js';
 
+/** Costs per limit of an operation, when its limits are charged differently (see `StoreOperation`). */
+type PerLimitCosts = Pick<StoreOperation, 'costs' | 'charged'>;
+
 /** Equal to no key, so the first key is checked too, even undefined. */
 const NO_KEY_YET = Symbol('no key yet');
 
@@ -71,9 +74,10 @@ export class LimiterCalls {
     token = '',
     checked: readonly BoundLimit[] = this.limits,
     charge?: Charge,
+    perLimit?: PerLimitCosts,
   ): Promise<Decision> {
     try {
-      const operation = this.operation(kind, key, cost, token, checked, charge);
+      const operation = this.operation(kind, key, cost, token, checked, charge, perLimit);
       if (this.memory === undefined) return this.guarded.call(operation, this.lastStored);
       return settled(this.inMemory(this.memory, operation, this.lastStored));
     } catch (error) {
@@ -83,14 +87,36 @@ export class LimiterCalls {
 
   /** A refund of `cost` of what `charge` took. */
   refund(key: string, cost: number, charge: Charge): Promise<Decision> {
-    return this.run('refund', key, cost, '', this.limits, charge);
+    // A charge of different costs per limit comes back whole, each limit what it was charged.
+    const perLimit = charge.costs === undefined ? undefined : { costs: charge.costs };
+    return this.run('refund', key, cost, '', this.limits, charge, perLimit);
   }
 
-  /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`, named by the key as stored. */
-  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.limits): Promise<Decision> {
-    if (!this.needsToken) return this.run('consume', key, cost, '', checked);
+  /**
+   * Charges `cost` to every limit even beyond the limit, never refused (see the store's
+   * 'penalty'); named by a token of its own where the rule keeps members per request.
+   */
+  penalty(key: string, cost: number): Promise<Decision> {
+    return this.run('penalty', key, cost, this.needsToken ? uniqueToken() : '');
+  }
+
+  /**
+   * Replaces what a hold's consume charged each limit (`charged`, by `charge`) by `costs`: per
+   * limit, a refund of the unused part or a penalty of the excess, and its lease released.
+   */
+  settle(key: string, charge: Charge, charged: readonly number[], costs: readonly number[]): Promise<Decision> {
+    return this.run('settle', key, 0, this.needsToken ? uniqueToken() : '', this.limits, charge, { costs, charged });
+  }
+
+  /**
+   * A consume of `cost` (per limit: `costs`, when they differ); the slot of a concurrency limit it
+   * took comes back as `decision.lease`, named by the key as stored.
+   */
+  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.limits, costs?: readonly number[]): Promise<Decision> {
+    const perLimit = costs === undefined ? undefined : { costs };
+    if (!this.needsToken) return this.run('consume', key, cost, '', checked, undefined, perLimit);
     const token = uniqueToken();
-    const decision = this.run('consume', key, cost, token, checked);
+    const decision = this.run('consume', key, cost, token, checked, undefined, perLimit);
     if (!this.holdsLeases) return decision;
     const stored = this.lastStored;
     return decision.then((admitted) => withLease(admitted, stored, token));
@@ -142,10 +168,12 @@ export class LimiterCalls {
     token: string,
     checked: readonly BoundLimit[],
     charge?: Charge,
+    perLimit?: PerLimitCosts,
   ): StoreOperation {
     if (this.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.chosenPerCall);
     const identity = this.identityOf(key);
-    return { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.clock?.(), charge };
+    const operation = { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.clock?.(), charge };
+    return perLimit === undefined ? operation : { ...operation, ...perLimit };
   }
 
   /** The encoded identity of `key`; `lastStored` is then the key as stored (`keyOf` applied). */
@@ -162,12 +190,13 @@ export class LimiterCalls {
 
   private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {
     // The memory store reads the time it decides at: no second clock read per decision.
-    const { kind, limits } = operation;
+    const { kind, limits, cost, costs, token } = operation;
     let verdict: Decision;
-    if (limits.length === 1 && (kind === 'consume' || kind === 'peek')) {
+    if (limits.length === 1 && costs === undefined && (kind === 'consume' || kind === 'peek')) {
       const now = operation.nowMs ?? memory.now();
       const outcome = memory.decideOne(operation, now);
-      verdict = oneLimitDecision(operation, kind === 'consume' && outcome.allowed, outcome, this.infos[0]!, now, now);
+      const committed = kind === 'consume' && outcome.allowed;
+      verdict = oneLimitDecision(kind, committed, outcome, this.infos[0]!, now, committed ? { atMs: now, cost, token } : undefined);
     } else {
       const result = memory.executeSync(operation);
       verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
