@@ -34,10 +34,11 @@ export interface Lease {
 
 /**
  * Who made a decision: `store` (the normal case), `cache` (the local deny cache, repeating a
- * denial the store gave), `fallback` (the fallback limiter, store unavailable), `policy` (the
+ * denial the store gave), `lease` (capacity a LeasingStore leased from the store, already
+ * charged there), `fallback` (the fallback limiter, store unavailable), `policy` (the
  * failure mode `onStoreError: 'open' | 'closed'`, store unavailable; the value keeps its 1.x name).
  */
-export type DecisionSource = 'store' | 'cache' | 'fallback' | 'policy';
+export type DecisionSource = 'store' | 'cache' | 'lease' | 'fallback' | 'policy';
 
 /** Shadow mode: what the rule decided, while the caller is let through regardless. */
 export interface ShadowVerdict {
@@ -92,7 +93,9 @@ export function toDecision(operation: StoreOperation, result: StoreResult, infos
       ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
       : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
   // Dated on the store's timeline, which a refund of it is decided on too.
-  if (result.committed) decision.charge = { atMs: result.decidedAtMs ?? operation.nowMs ?? decidedAtMs, cost, token };
+  if (result.committed)
+    decision.charge = { atMs: result.decidedAtMs ?? operation.nowMs ?? decidedAtMs, cost, token: result.leased?.token ?? token };
+  if (result.leased !== undefined) decision.source = 'lease';
   return decision;
 }
 

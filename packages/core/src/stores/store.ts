@@ -46,6 +46,11 @@ export interface StoreResult {
    * RedisStore sent, or Redis TIME. A committed consume's charge is dated by it.
    */
   readonly decidedAtMs?: number;
+  /**
+   * Present when a LeasingStore answered from capacity it leased earlier: the charge is the
+   * lease's (dated when the lease was taken, `decidedAtMs`, and named by its token).
+   */
+  readonly leased?: { readonly token: string };
 }
 
 export interface Store {

@@ -1,0 +1,220 @@
+import type { Keyspace } from '../../keys.js';
+import type { BoundLimit, Store, StoreOperation, StoreResult } from '../store.js';
+import { HeldLease } from './held-lease.js';
+import { KeyRates } from './key-rates.js';
+import { type LeasePlan, leasePlanOf } from './leasable.js';
+import { type LeasingConfig, type LeasingStoreOptions, parseLeasingOptions } from './leasing-options.js';
+
+/** A lease answers at least a request of cost 1 and the next one. */
+const SMALLEST_LEASE = 2;
+
+/** The leases and rates of one limiter's keys (one keyspace list). */
+interface KeyTable {
+  readonly rates: KeyRates;
+  readonly leases: Map<string, HeldLease>;
+  /** A lease on its way, per identity: consumes for it wait for it rather than lease again. */
+  readonly pending: Map<string, Promise<void>>;
+  /** Until when (local ms) a key whose lease was refused or failed goes to the store request by request. */
+  readonly backOffUntil: Map<string, number>;
+}
+
+/**
+ * A store in front of another (a RedisStore) that leases capacity of hot keys: a consume of k
+ * units charged at once in the inner store, then spent by this process's consumes on that key
+ * without a store call until spent or expired; what is left goes back by a refund bounded by
+ * the lease's charge. Rules with a concurrency, leaky-bucket or warm-up limit, or in reserve
+ * mode, and every other operation, go to the inner store as they are.
+ */
+export class LeasingStore implements Store {
+  private readonly config: LeasingConfig;
+  private readonly tables = new Map<readonly Keyspace[], KeyTable>();
+  /** Per rule's limits (one per `withLimits` variant): its plan, or null when it cannot lease. */
+  private readonly plans = new WeakMap<readonly BoundLimit[], LeasePlan | null>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly inner: Store,
+    options: LeasingStoreOptions = {},
+  ) {
+    this.config = parseLeasingOptions(options);
+  }
+
+  execute(operation: StoreOperation): Promise<StoreResult> {
+    if (this.closed || this.config.leaseKeys === 'none') return this.inner.execute(operation);
+    const plan = this.planOf(operation.limits);
+    if (plan === undefined) return this.inner.execute(operation);
+    switch (operation.kind) {
+      case 'consume':
+        return this.consume(operation, plan, this.tableOf(operation.keyspaces));
+      case 'refund':
+        return this.refund(operation);
+      case 'reset':
+        // This process's lease goes with the state; other processes' leases end within their TTL.
+        this.tables.get(operation.keyspaces)?.leases.delete(operation.identity);
+        return this.inner.execute(operation);
+      default:
+        return this.inner.execute(operation);
+    }
+  }
+
+  executeGroup(operations: readonly StoreOperation[]): Promise<StoreResult[]> {
+    if (this.inner.executeGroup === undefined) return Promise.reject(new Error('the inner store cannot serve groups'));
+    return this.inner.executeGroup(operations);
+  }
+
+  failureDomain(hashTag: string): string {
+    return this.inner.failureDomain?.(hashTag) ?? '';
+  }
+
+  /** Gives back what every lease holds and stops leasing: later calls go to the inner store. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopSweeping();
+    const refunds: Promise<unknown>[] = [];
+    for (const table of this.tables.values()) {
+      for (const lease of table.leases.values()) refunds.push(this.giveBack(lease));
+      table.leases.clear();
+    }
+    await Promise.allSettled(refunds);
+  }
+
+  /** Gives back the leases past their end; runs on a timer while leases are held. */
+  sweep(): void {
+    const nowMs = this.config.clock();
+    let held = 0;
+    for (const table of this.tables.values()) {
+      for (const [identity, lease] of table.leases) {
+        if (nowMs < lease.expiresAtMs) {
+          held++;
+          continue;
+        }
+        table.leases.delete(identity);
+        void this.giveBack(lease);
+      }
+    }
+    if (held === 0) this.stopSweeping();
+  }
+
+  private consume(operation: StoreOperation, plan: LeasePlan, table: KeyTable): Promise<StoreResult> {
+    const nowMs = this.config.clock();
+    const ratePerMs = table.rates.observe(operation.identity, operation.cost, nowMs);
+    return this.consumeObserved(operation, plan, table, nowMs, ratePerMs);
+  }
+
+  private consumeObserved(
+    operation: StoreOperation,
+    plan: LeasePlan,
+    table: KeyTable,
+    nowMs: number,
+    ratePerMs: number,
+  ): Promise<StoreResult> {
+    const { identity, cost } = operation;
+    const lease = table.leases.get(identity);
+    if (lease !== undefined) {
+      const answer = lease.limits === operation.limits ? lease.take(cost, nowMs) : undefined;
+      if (answer !== undefined) return Promise.resolve(answer);
+      // Spent, expired, or of other limits (`withLimits`): what it holds goes back, a new one may follow.
+      table.leases.delete(identity);
+      void this.giveBack(lease);
+    }
+    const pending = table.pending.get(identity);
+    if (pending !== undefined) return pending.then(() => this.consumeObserved(operation, plan, table, this.config.clock(), ratePerMs));
+    const units = this.leaseSize(plan, ratePerMs, cost, table, identity, nowMs);
+    if (units === 0) return this.inner.execute(operation);
+    return this.lease(operation, units, plan, table, nowMs);
+  }
+
+  /** Units to lease for a consume of `cost` on a key asked `ratePerMs`; 0 when it goes to the store alone. */
+  private leaseSize(plan: LeasePlan, ratePerMs: number, cost: number, table: KeyTable, identity: string, nowMs: number): number {
+    const { leaseKeys, hotPerMs, leaseTrafficMs } = this.config;
+    if (leaseKeys === 'hot' && ratePerMs < hotPerMs) return 0;
+    if ((table.backOffUntil.get(identity) ?? 0) > nowMs) return 0;
+    const units = Math.min(plan.maxUnits, Math.max(SMALLEST_LEASE, Math.ceil(ratePerMs * leaseTrafficMs)));
+    return units > cost ? units : 0;
+  }
+
+  /** Takes a lease of `units` for `operation`'s key, then answers `operation` from it (or from the store when refused). */
+  private lease(operation: StoreOperation, units: number, plan: LeasePlan, table: KeyTable, sentAtMs: number): Promise<StoreResult> {
+    const { identity } = operation;
+    const leaseOperation: StoreOperation = { ...operation, cost: units };
+    const taken = this.inner.execute(leaseOperation).then(
+      (result) => {
+        table.pending.delete(identity);
+        if (!result.committed) return this.refused(operation, table);
+        const atMs = result.decidedAtMs ?? leaseOperation.nowMs ?? sentAtMs;
+        const expiresAtMs = sentAtMs + plan.horizonMs(result.outcomes, atMs, this.config.ttlMs);
+        const lease = new HeldLease(leaseOperation, result.outcomes, atMs, sentAtMs, expiresAtMs);
+        table.leases.set(identity, lease);
+        this.startSweeping();
+        return lease.take(operation.cost, sentAtMs) ?? this.inner.execute(operation);
+      },
+      (error: unknown) => {
+        table.pending.delete(identity);
+        table.backOffUntil.set(identity, this.config.clock() + this.config.ttlMs);
+        throw error;
+      },
+    );
+    table.pending.set(
+      identity,
+      taken.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return taken;
+  }
+
+  /** The store refused the lease: this consume, and the key's next ones for a TTL, are decided by the store alone. */
+  private refused(operation: StoreOperation, table: KeyTable): Promise<StoreResult> {
+    table.backOffUntil.set(operation.identity, this.config.clock() + this.config.ttlMs);
+    return this.inner.execute(operation);
+  }
+
+  /** A refund of a decision a live lease answered goes back into the lease; any other goes to the store. */
+  private refund(operation: StoreOperation): Promise<StoreResult> {
+    const { charge, identity } = operation;
+    const lease = this.tables.get(operation.keyspaces)?.leases.get(identity);
+    const nowMs = this.config.clock();
+    if (charge !== undefined && lease !== undefined && lease.limits === operation.limits && nowMs < lease.expiresAtMs) {
+      if (charge.atMs === lease.atMs && charge.token === lease.token) return Promise.resolve(lease.restore(operation.cost, nowMs));
+    }
+    return this.inner.execute(operation);
+  }
+
+  private giveBack(lease: HeldLease): Promise<unknown> {
+    const refund = lease.giveBack(lease.hasClientClock ? this.config.clock() : undefined);
+    if (refund === undefined) return Promise.resolve();
+    // A refund that fails leaves the units charged until their window or period passes: never above the limit.
+    return this.inner.execute(refund).catch(() => undefined);
+  }
+
+  private planOf(limits: readonly BoundLimit[]): LeasePlan | undefined {
+    let plan = this.plans.get(limits);
+    if (plan === undefined) {
+      plan = leasePlanOf(limits, this.config.maxShare) ?? null;
+      this.plans.set(limits, plan);
+    }
+    return plan ?? undefined;
+  }
+
+  private tableOf(keyspaces: readonly Keyspace[]): KeyTable {
+    let table = this.tables.get(keyspaces);
+    if (table === undefined) {
+      table = { rates: new KeyRates(), leases: new Map(), pending: new Map(), backOffUntil: new Map() };
+      this.tables.set(keyspaces, table);
+    }
+    return table;
+  }
+
+  private startSweeping(): void {
+    if (this.sweeper !== undefined) return;
+    this.sweeper = setInterval(() => this.sweep(), this.config.ttlMs);
+    this.sweeper.unref?.();
+  }
+
+  private stopSweeping(): void {
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}
