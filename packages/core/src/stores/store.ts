@@ -68,4 +68,10 @@ export interface Store {
    * node's address. The limiter keeps one breaker per domain; without this method, one in all.
    */
   failureDomain?(hashTag: string): string;
+  /**
+   * An answer decided without the backend (a LeasingStore's lease), before this returns; undefined
+   * when `execute` must be called. Answered here, an operation passes no timeout or breaker, so a
+   * lease keeps answering while its backend is down.
+   */
+  answerNow?(operation: StoreOperation): StoreResult | undefined;
 }

@@ -58,6 +58,19 @@ export class LeasingStore implements Store {
     }
   }
 
+  /** A consume answered from a live lease of its key, or undefined. */
+  answerNow(operation: StoreOperation): StoreResult | undefined {
+    if (operation.kind !== 'consume' || this.closed) return undefined;
+    const table = this.tables.get(operation.keyspaces);
+    const lease = table?.leases.get(operation.identity);
+    if (lease === undefined || lease.limits !== operation.limits) return undefined;
+    const nowMs = this.config.clock();
+    const answer = lease.take(operation.cost, nowMs);
+    // Counted here when answered, by `execute` otherwise: the lease size follows the key's whole traffic.
+    if (answer !== undefined) table!.rates.observe(operation.identity, operation.cost, nowMs);
+    return answer;
+  }
+
   executeGroup(operations: readonly StoreOperation[]): Promise<StoreResult[]> {
     if (this.inner.executeGroup === undefined) return Promise.reject(new Error('the inner store cannot serve groups'));
     return this.inner.executeGroup(operations);
