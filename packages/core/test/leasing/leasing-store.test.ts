@@ -189,7 +189,7 @@ describe('LeasingStore', () => {
     const decisions = [];
     for (let i = 0; i < 60; i++) decisions.push(await limiter.consume('k', {}));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(40);
-    const last = decisions.findLast((decision) => decision.source === 'lease')!;
+    const last = decisions.filter((decision) => decision.source === 'lease').at(-1)!;
     expect(last.limits.map((limit) => limit.name)).toEqual(['second', 'minute']);
     expect(last.limits[1]!.remaining).toBeGreaterThan(last.limits[0]!.remaining);
   });
