@@ -4,9 +4,15 @@ import { HeldLease } from './held-lease.js';
 import { KeyRates } from './key-rates.js';
 import { type LeasePlan, leasePlanOf } from './leasable.js';
 import { type LeasingConfig, type LeasingStoreOptions, parseLeasingOptions } from './leasing-options.js';
+import { Refusal } from './refusal.js';
 
 /** A lease answers at least a request of cost 1 and the next one. */
 const SMALLEST_LEASE = 2;
+
+/** Units of cost 1 a refused consume's every limit still had. */
+function roomOf(result: StoreResult): number {
+  return Math.min(...result.outcomes.map((outcome) => outcome.remaining));
+}
 
 /** The leases and rates of one limiter's keys (one keyspace list). */
 interface KeyTable {
@@ -14,8 +20,10 @@ interface KeyTable {
   readonly leases: Map<string, HeldLease>;
   /** A lease on its way, per identity: consumes for it wait for it rather than lease again. */
   readonly pending: Map<string, Promise<void>>;
-  /** Until when (local ms) a key whose lease was refused or failed goes to the store request by request. */
+  /** Until when (local ms) a key whose lease failed goes to the store request by request. */
   readonly backOffUntil: Map<string, number>;
+  /** Keys whose lease the store refused: refused here until it could pass. */
+  readonly refusals: Map<string, Refusal>;
 }
 
 /**
@@ -50,8 +58,9 @@ export class LeasingStore implements Store {
       case 'refund':
         return this.refund(operation);
       case 'reset':
-        // This process's lease goes with the state; other processes' leases end within their TTL.
+        // This process's lease and refusal go with the state; other processes' leases end within their TTL.
         this.tables.get(operation.keyspaces)?.leases.delete(operation.identity);
+        this.tables.get(operation.keyspaces)?.refusals.delete(operation.identity);
         return this.inner.execute(operation);
       default:
         return this.inner.execute(operation);
@@ -62,7 +71,10 @@ export class LeasingStore implements Store {
   answerNow(operation: StoreOperation): StoreResult | undefined {
     if (operation.kind !== 'consume' || this.closed) return undefined;
     const table = this.tables.get(operation.keyspaces);
-    const lease = table?.leases.get(operation.identity);
+    if (table === undefined) return undefined;
+    const lease = table.leases.get(operation.identity);
+    const refusal = lease === undefined ? table.refusals.get(operation.identity) : undefined;
+    if (refusal !== undefined) return refusal.limits === operation.limits ? refusal.answer(this.config.clock()) : undefined;
     if (lease === undefined || lease.limits !== operation.limits) return undefined;
     const nowMs = this.config.clock();
     const answer = lease.take(operation.cost, nowMs);
@@ -131,6 +143,12 @@ export class LeasingStore implements Store {
       table.leases.delete(identity);
       void this.giveBack(lease);
     }
+    const refusal = table.refusals.get(identity);
+    if (refusal !== undefined) {
+      const refused = refusal.limits === operation.limits ? refusal.answer(nowMs) : undefined;
+      if (refused !== undefined) return Promise.resolve(refused);
+      table.refusals.delete(identity);
+    }
     const pending = table.pending.get(identity);
     if (pending !== undefined) return pending.then(() => this.consumeObserved(operation, plan, table, this.config.clock(), ratePerMs));
     const units = this.leaseSize(plan, ratePerMs, cost, table, identity, nowMs);
@@ -150,43 +168,65 @@ export class LeasingStore implements Store {
   /** Takes a lease of `units` for `operation`'s key, then answers `operation` from it (or from the store when refused). */
   private lease(operation: StoreOperation, units: number, plan: LeasePlan, table: KeyTable, sentAtMs: number): Promise<StoreResult> {
     const { identity } = operation;
-    const leaseOperation: StoreOperation = { ...operation, cost: units };
-    const taken = this.inner.execute(leaseOperation).then(
-      (result) => {
+    const acquired = this.acquire(operation, units, plan, sentAtMs);
+    const settled = acquired.then(
+      (outcome) => {
         table.pending.delete(identity);
-        if (!result.committed) return this.refused(operation, table);
-        const atMs = result.decidedAtMs ?? leaseOperation.nowMs ?? sentAtMs;
-        const expiresAtMs = sentAtMs + plan.horizonMs(result.outcomes, atMs, this.config.ttlMs);
-        const lease = new HeldLease(leaseOperation, result.outcomes, atMs, sentAtMs, expiresAtMs);
-        table.leases.set(identity, lease);
-        this.startSweeping();
-        return lease.take(operation.cost, sentAtMs) ?? this.inner.execute(operation);
+        if (outcome instanceof HeldLease) {
+          table.leases.set(identity, outcome);
+          this.startSweeping();
+        } else table.refusals.set(identity, outcome.refusal);
       },
-      (error: unknown) => {
+      () => {
         table.pending.delete(identity);
         table.backOffUntil.set(identity, this.config.clock() + this.config.ttlMs);
-        throw error;
       },
     );
-    table.pending.set(
-      identity,
-      taken.then(
-        () => undefined,
-        () => undefined,
-      ),
-    );
-    return taken;
+    table.pending.set(identity, settled);
+    return acquired.then((outcome) => {
+      if (outcome instanceof HeldLease) return outcome.take(operation.cost, sentAtMs) ?? this.inner.execute(operation);
+      // Room for this consume: the store decides it. None: the store would refuse it too.
+      return (outcome.room < operation.cost ? outcome.refusal.answer(sentAtMs) : undefined) ?? this.inner.execute(operation);
+    });
   }
 
-  /** The store refused the lease: this consume, and the key's next ones for a TTL, are decided by the store alone. */
-  private refused(operation: StoreOperation, table: KeyTable): Promise<StoreResult> {
-    table.backOffUntil.set(operation.identity, this.config.clock() + this.config.ttlMs);
-    return this.inner.execute(operation);
+  /**
+   * A lease of `units`; when refused, one of what the store still had when that is a quarter of
+   * `units` or more (fewer, it would be spent at once and another asked for). When that too is
+   * refused or too small: the refusal, with the units the store still had (`room`).
+   */
+  private async acquire(
+    operation: StoreOperation,
+    units: number,
+    plan: LeasePlan,
+    sentAtMs: number,
+  ): Promise<HeldLease | { room: number; refusal: Refusal }> {
+    let leaseOperation: StoreOperation = { ...operation, cost: units };
+    let result = await this.inner.execute(leaseOperation);
+    if (!result.committed) {
+      const room = roomOf(result);
+      if (room < Math.max(SMALLEST_LEASE, Math.ceil(units / 4)) || room <= operation.cost)
+        return { room, refusal: this.refusal(operation, result, sentAtMs) };
+      leaseOperation = { ...operation, cost: room };
+      result = await this.inner.execute(leaseOperation);
+      if (!result.committed) return { room: roomOf(result), refusal: this.refusal(operation, result, sentAtMs) };
+    }
+    const atMs = result.decidedAtMs ?? leaseOperation.nowMs ?? sentAtMs;
+    const expiresAtMs = sentAtMs + plan.horizonMs(result.outcomes, atMs, this.config.ttlMs);
+    return new HeldLease(leaseOperation, result.outcomes, atMs, sentAtMs, expiresAtMs);
+  }
+
+  /** The key's consumes are refused here until the refused lease could pass, at most a TTL. */
+  private refusal(operation: StoreOperation, result: StoreResult, sentAtMs: number): Refusal {
+    const retryAfterMs = Math.max(...result.outcomes.map((outcome) => outcome.retryAfterMs));
+    return new Refusal(operation.limits, result.outcomes, sentAtMs, sentAtMs + Math.min(this.config.ttlMs, retryAfterMs));
   }
 
   /** A refund of a decision a live lease answered goes back into the lease; any other goes to the store. */
   private refund(operation: StoreOperation): Promise<StoreResult> {
     const { charge, identity } = operation;
+    // Capacity given back may let a lease pass again.
+    this.tables.get(operation.keyspaces)?.refusals.delete(identity);
     const lease = this.tables.get(operation.keyspaces)?.leases.get(identity);
     const nowMs = this.config.clock();
     if (charge !== undefined && lease !== undefined && lease.limits === operation.limits && nowMs < lease.expiresAtMs) {
@@ -214,7 +254,7 @@ export class LeasingStore implements Store {
   private tableOf(keyspaces: readonly Keyspace[]): KeyTable {
     let table = this.tables.get(keyspaces);
     if (table === undefined) {
-      table = { rates: new KeyRates(), leases: new Map(), pending: new Map(), backOffUntil: new Map() };
+      table = { rates: new KeyRates(), leases: new Map(), pending: new Map(), backOffUntil: new Map(), refusals: new Map() };
       this.tables.set(keyspaces, table);
     }
     return table;
