@@ -12,7 +12,7 @@ import { createLimiter, type Decision, LeasingStore, RedisStore, type RuleSpec, 
 import { RedisProcess } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { machine, writeResults } from '../results.js';
-import { type RedisStats, redisStats, since } from './redis-stats.js';
+import { redisStats, since } from './redis-stats.js';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const DURATION_MS = arg('duration', 3000);
