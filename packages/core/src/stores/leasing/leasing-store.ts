@@ -74,7 +74,14 @@ export class LeasingStore implements Store {
     if (table === undefined) return undefined;
     const lease = table.leases.get(operation.identity);
     const refusal = lease === undefined ? table.refusals.get(operation.identity) : undefined;
-    if (refusal !== undefined) return refusal.limits === operation.limits ? refusal.answer(this.config.clock()) : undefined;
+    if (refusal !== undefined) {
+      if (refusal.limits !== operation.limits) return undefined;
+      const nowMs = this.config.clock();
+      const refused = refusal.answer(nowMs);
+      // Refused traffic is traffic: the next lease is sized for all of it.
+      if (refused !== undefined) table.rates.observe(operation.identity, operation.cost, nowMs);
+      return refused;
+    }
     if (lease === undefined || lease.limits !== operation.limits) return undefined;
     const nowMs = this.config.clock();
     const answer = lease.take(operation.cost, nowMs);
