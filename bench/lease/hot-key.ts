@@ -122,6 +122,8 @@ async function coldPass(store: Store, prefix: string, hot: boolean): Promise<Map
 
 /** Part 3, for one mode: cold keys alone (Redis cost), then alongside a hot key (operations, decisions). */
 async function coldKeys(client: Redis, mode: Mode): Promise<{ row: ColdRow; decisions: Map<string, Decision> }> {
+  // Each mode starts from an empty Redis (the bench's own, never one given by REDIS_URL): keys left by the other make writes dearer.
+  if (process.env.REDIS_URL === undefined) await client.flushall();
   const redis = new RedisStore({ client });
   const alone = mode === 'leased' ? new LeasingStore(redis) : redis;
   const before = await redisStats(client);
