@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLimiter, LeasingStore, type LeasingStoreOptions, type LimiterOptions, MemoryStore, type RuleSpec } from '../../src/index.js';
 import { ControlledStore } from '../helpers/controlled-store.js';
 import { errorOf } from '../helpers/error-of.js';
+import { callsOf } from '../helpers/trace.js';
 
 const clock = new VirtualClock(0);
 const opened: LeasingStore[] = [];
@@ -162,6 +163,16 @@ describe('LeasingStore', () => {
     const after = await limiter.consume('k');
     expect(backend.calls).toBe(calls + 1);
     expect(after.remaining).toBe(before.remaining);
+  });
+
+  it('gives back its lease on a penalty: the next consume asks the store, which counts the penalty', async () => {
+    const { backend, limiter } = leased({ algorithm: 'fixed-window', limit: 10, window: '1s' }, { leaseKeys: 'all', maxShare: 1 });
+    for (let i = 0; i < 3; i++) await limiter.consume('k');
+    await callsOf(limiter).penalty('k', 10);
+    const calls = backend.calls;
+    const after = await limiter.consume('k');
+    expect(after.allowed).toBe(false);
+    expect(backend.calls).toBe(calls + 1);
   });
 
   it.each<[string, RuleSpec]>([

@@ -62,6 +62,10 @@ export class LeasingStore implements Store {
         this.tables.get(operation.keyspaces)?.leases.delete(operation.identity);
         this.tables.get(operation.keyspaces)?.refusals.delete(operation.identity);
         return this.inner.execute(operation);
+      case 'penalty':
+        // The key is decided in the store again from the penalty on; other processes' leases end within their TTL.
+        this.drop(operation);
+        return this.inner.execute(operation);
       default:
         return this.inner.execute(operation);
     }
@@ -97,6 +101,16 @@ export class LeasingStore implements Store {
 
   failureDomain(hashTag: string): string {
     return this.inner.failureDomain?.(hashTag) ?? '';
+  }
+
+  /** Gives back what this process's lease of the key holds and forgets its refusal. */
+  private drop({ keyspaces, identity }: StoreOperation): void {
+    const table = this.tables.get(keyspaces);
+    const lease = table?.leases.get(identity);
+    table?.refusals.delete(identity);
+    if (lease === undefined) return;
+    table!.leases.delete(identity);
+    void this.giveBack(lease);
   }
 
   /** Gives back what every lease holds and stops leasing: later calls go to the inner store. */
