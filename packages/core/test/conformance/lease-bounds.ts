@@ -13,6 +13,9 @@ export type Spend =
 /**
  * Undefined when `spends` keep the bound packages/core/README.md states for leases of at most
  * `ttlMs` on `limit`, else what broke it. `charges` are the times the store committed consumes.
+ * A refunded spend does not count (a refund may put its unit back into a live lease, to be spent
+ * again, as its charge still holds it): the bound is on what was admitted and not given back (for
+ * the fixed window, a refund counts within the window that charged it).
  *
  * - fixed window: at most `limit` in each of the store's windows (exact);
  * - sliding window counter: every spend, replayed at its own time, admitted by the exact model;
@@ -52,21 +55,14 @@ function widened({ algorithm, params }: BoundLimit, ttlMs: number): unknown {
   }
 }
 
-/** Every spend, in time order, admitted by `limit`'s model under `params`; refunds given back by its refund. */
+/** Every spend not refunded, in time order, admitted by `limit`'s model under `params`. */
 function replayed({ algorithm }: BoundLimit, params: unknown, spends: readonly Spend[]): string | undefined {
   // A sliding log shorter than the TTL bounds nothing.
   if ((params as { windowMs?: number }).windowMs !== undefined && (params as { windowMs: number }).windowMs <= 0) return undefined;
+  const refunded = new Set(spends.flatMap((spend) => (spend.kind === 'refund' ? [spend.of] : [])));
   let state: unknown;
-  const byId = new Map<number, Extract<Spend, { kind: 'spend' }>>();
   for (const spend of spends) {
-    if (spend.kind === 'refund') {
-      const of = byId.get(spend.of)!;
-      const charge = { atMs: of.atMs, cost: of.cost, token: `s${of.id}` };
-      const result = algorithm.refund?.(state, spend.atMs, params, of.cost, charge);
-      if (result?.next !== undefined) state = result.ttlMs > 0 ? result.next : undefined;
-      continue;
-    }
-    byId.set(spend.id, spend);
+    if (spend.kind === 'refund' || refunded.has(spend.id)) continue;
     const step = algorithm.step(state, spend.atMs, params, spend.cost, `s${spend.id}`);
     if (!step.allowed) return `the model refuses ${spend.cost} at ${spend.atMs} (spend ${spend.id}): ${JSON.stringify(step)}`;
     state = step.next;
