@@ -181,7 +181,11 @@ export class LeasingStore implements Store {
   private leaseSize(plan: LeasePlan, ratePerMs: number, cost: number, table: KeyTable, identity: string, nowMs: number): number {
     const { leaseKeys, hotPerMs, leaseTrafficMs } = this.config;
     if (leaseKeys === 'hot' && ratePerMs < hotPerMs) return 0;
-    if ((table.backOffUntil.get(identity) ?? 0) > nowMs) return 0;
+    const backOffUntil = table.backOffUntil.get(identity);
+    if (backOffUntil !== undefined) {
+      if (backOffUntil > nowMs) return 0;
+      table.backOffUntil.delete(identity);
+    }
     const units = Math.min(plan.maxUnits, Math.max(SMALLEST_LEASE, Math.ceil(ratePerMs * leaseTrafficMs)));
     return units > cost ? units : 0;
   }
