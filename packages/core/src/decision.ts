@@ -87,14 +87,17 @@ export interface Decision {
 
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
 export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
-  const { kind, cost, token } = operation;
+  const { kind, cost, costs, token } = operation;
   const decision =
     infos.length === 1
       ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
-      : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
-  // Dated on the store's timeline, which a refund of it is decided on too.
-  if (result.committed)
-    decision.charge = { atMs: result.decidedAtMs ?? operation.nowMs ?? decidedAtMs, cost, token: result.leased?.token ?? token };
+      : multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
+  if (result.committed) {
+    // Dated on the store's timeline, which a refund of it is decided on too; a lease's charge is the lease's.
+    const atMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
+    const charged = result.leased?.token ?? token;
+    decision.charge = costs === undefined ? { atMs, cost, token: charged } : { atMs, cost: Math.max(...costs), token: charged, costs };
+  }
   if (result.leased !== undefined) decision.source = 'lease';
   return decision;
 }
@@ -120,6 +123,7 @@ function multiLimitDecision(
   result: StoreResult,
   infos: readonly LimitInfo[],
   cost: number,
+  costs: readonly number[] | undefined,
   decidedAtMs: number,
 ): Decision {
   const parts: LimitDecision[] = [];
@@ -130,7 +134,7 @@ function multiLimitDecision(
     const outcome = result.outcomes[i]!;
     const { name, limit, policy, unitsTaken } = infos[i]!;
     // A consume that another limit refused left this one untouched: undo what its step assumed taken.
-    const taken = unitsTaken(cost);
+    const taken = unitsTaken(costs?.[i] ?? cost);
     const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + taken) : outcome.remaining;
     parts.push({
       name,

@@ -31,7 +31,7 @@ interface KeyTable {
  * units charged at once in the inner store, then spent by this process's consumes on that key
  * without a store call until spent or expired; what is left goes back by a refund bounded by
  * the lease's charge. Rules with a concurrency, leaky-bucket or warm-up limit, or in reserve
- * mode, and every other operation, go to the inner store as they are.
+ * mode, consumes with a cost per limit, and every other operation, go to the inner store as they are.
  */
 export class LeasingStore implements Store {
   private readonly config: LeasingConfig;
@@ -51,7 +51,8 @@ export class LeasingStore implements Store {
   execute(operation: StoreOperation): Promise<StoreResult> {
     if (this.closed || this.config.leaseKeys === 'none') return this.inner.execute(operation);
     const plan = this.planOf(operation.limits);
-    if (plan === undefined) return this.inner.execute(operation);
+    // A cost per limit (limits of different units) is decided in the store: a lease counts one cost on every limit.
+    if (plan === undefined || operation.costs !== undefined) return this.inner.execute(operation);
     switch (operation.kind) {
       case 'consume':
         return this.consume(operation, plan, this.tableOf(operation.keyspaces));
@@ -73,7 +74,7 @@ export class LeasingStore implements Store {
 
   /** A consume answered from a live lease of its key, or undefined. */
   answerNow(operation: StoreOperation): StoreResult | undefined {
-    if (operation.kind !== 'consume' || this.closed) return undefined;
+    if (operation.kind !== 'consume' || operation.costs !== undefined || this.closed) return undefined;
     const table = this.tables.get(operation.keyspaces);
     if (table === undefined) return undefined;
     const lease = table.leases.get(operation.identity);
