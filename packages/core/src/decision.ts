@@ -34,10 +34,11 @@ export interface Lease {
 
 /**
  * Who made a decision: `store` (the normal case), `cache` (the local deny cache, repeating a
- * denial the store gave), `fallback` (the fallback limiter, store unavailable), `policy` (the
+ * denial the store gave), `lease` (capacity a LeasingStore leased from the store, already
+ * charged there), `fallback` (the fallback limiter, store unavailable), `policy` (the
  * failure mode `onStoreError: 'open' | 'closed'`, store unavailable; the value keeps its 1.x name).
  */
-export type DecisionSource = 'store' | 'cache' | 'fallback' | 'policy';
+export type DecisionSource = 'store' | 'cache' | 'lease' | 'fallback' | 'policy';
 
 /** Shadow mode: what the rule decided, while the caller is let through regardless. */
 export interface ShadowVerdict {
@@ -87,16 +88,20 @@ export interface Decision {
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
 export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
   const { kind, cost, costs, token } = operation;
-  // Dated on the store's timeline, which a refund of it is decided on too.
+  // Dated on the store's timeline, which a refund of it is decided on too; a lease's charge is the lease's.
   const atMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
+  const charged = result.leased?.token ?? token;
   const charge: Charge | undefined = !result.committed
     ? undefined
     : costs === undefined
-      ? { atMs, cost, token }
-      : { atMs, cost: Math.max(...costs), token, costs };
-  if (infos.length === 1) return oneLimitDecision(kind, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, charge);
-  const decision = multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
-  if (charge !== undefined) decision.charge = charge;
+      ? { atMs, cost, token: charged }
+      : { atMs, cost: Math.max(...costs), token: charged, costs };
+  const decision =
+    infos.length === 1
+      ? oneLimitDecision(kind, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, charge)
+      : multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
+  if (infos.length > 1 && charge !== undefined) decision.charge = charge;
+  if (result.leased !== undefined) decision.source = 'lease';
   return decision;
 }
 
