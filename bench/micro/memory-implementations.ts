@@ -15,6 +15,10 @@ export const MEMORY_IMPLEMENTATIONS = {
     const limiter = createLimiter({ ...TOLLGATE_GCRA, store: new MemoryStore() });
     return (key: string) => limiter.consume(key);
   },
+  'tollgate MemoryStore (fixed window)': () => {
+    const limiter = createLimiter({ algorithm: 'fixed-window', limit: HUGE, window: '1h', store: new MemoryStore() });
+    return (key: string) => limiter.consume(key);
+  },
   'express-rate-limit MemoryStore': () => {
     const store = new ErlMemoryStore();
     store.init({ windowMs: HOUR_MS } as ErlOptions);
