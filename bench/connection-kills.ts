@@ -4,7 +4,7 @@
 // Each limiter keeps its defaults (breaker, 100 ms timeout) with onStoreError: 'open'. Decisions
 // are offered at a steady rate over 1000 identities (a batch every 5 ms, whether earlier ones were
 // answered or not), so the share of decisions is the share of time the failure mode answered.
-// Usage: pnpm bench:connection-kills [--seconds=5] [--kill-every=250] [--rate=4000] [--runs=3] [--only=<client substring>]
+// Usage: pnpm bench:connection-kills [--seconds=5] [--kill-every=250] [--rate=4000] [--runs=3] [--only=<client substring>] [--no-breaker]
 import { createLimiter, type Decision, RedisStore } from '@tollgate/core';
 import { killClientConnections, RedisClusterProcess, RedisProcess } from '@tollgate/testing';
 import { Cluster, Redis } from 'ioredis';
@@ -17,6 +17,8 @@ const RATE = arg('rate', 4000);
 const BATCH_EVERY_MS = 5;
 const BATCH = Math.max(1, Math.round((RATE * BATCH_EVERY_MS) / 1000));
 const RUNS = arg('runs', 3);
+/** `--no-breaker`: every call goes to the store, showing what the client itself loses. */
+const WITH_BREAKER = !process.argv.includes('--no-breaker');
 
 interface Target {
   name: string;
@@ -37,6 +39,7 @@ async function probe(target: Target, run: number): Promise<Tally> {
     store: new RedisStore({ client }),
     prefix: `kills-${run}-${target.name.replace(/\W/g, '')}`,
     onStoreError: 'open',
+    ...(WITH_BREAKER ? {} : { breaker: false as const }),
     logger: { warn: () => {}, error: () => {} },
   });
   const tally: Tally = { decisions: 0, bySource: { store: 0, cache: 0, fallback: 0, policy: 0 }, kills: 0 };

@@ -16,9 +16,7 @@ export const REFUND_FIELDS = { cost: true, charge: true } as const satisfies Rec
 export function costOf(options: ConsumeOptions | undefined, fields: FieldSet = CONSUME_FIELDS): number {
   if (options === undefined) return 1;
   if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be { cost }', options);
-  for (const field in options) {
-    if (!Object.hasOwn(fields, field)) refuseUnknownFields(options, fields);
-  }
+  refuseUnknownFields(options, fields);
   const cost = options.cost ?? 1;
   if (!Number.isSafeInteger(cost) || cost < 1) {
     throw new TollgateError('ERR_TOLLGATE_INVALID_COST', `cost must be a whole number >= 1 (got ${describeValue(cost)})`, 'cost');
