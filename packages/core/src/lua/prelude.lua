@@ -33,6 +33,8 @@
 --     TypeScript `refund` does), putting the new string state in `out` as `step` does; nil when there is nothing to
 --     give back, ttl_ms <= 0 deletes the state. The driver writes it, then reports a peek
 --     (cost 1) on the refunded state.
+--   penalty(key, p, cost, now, token, state, at, out) -> ttl_ms[, commit_state]  optional: charges
+--     `cost` even beyond the limit (never refused), as `refund` writes; the driver reports a peek.
 --   release(key, p, now, token)  optional: removes the lease `token`, writing its key itself,
 --     before the driver reports a peek.
 -- The driver adds a slack to every ttl_ms of a state written on a client's clock.
@@ -42,6 +44,9 @@
 -- A state read after its ttl_ms must decide as no state would: the packed key lives as long as
 -- its longest-lived limit.
 local INFINITE = -1
+-- MAX_SPAN_MS of algorithms/fields.ts in microseconds: the longest wait a cost may take (longer, it
+-- never passes), and how far ahead a penalty may charge a meter.
+local MAX_SPAN_US = 50 * 365 * 86400000 * 1000
 -- A ttl_ms that keeps a state with no expiry (a count that never resets).
 local FOREVER = math.huge
 local ALGOS = {}

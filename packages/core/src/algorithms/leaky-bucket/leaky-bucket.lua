@@ -71,4 +71,19 @@ end, refund = function(key, p, cost, now, state, at, out, charge)
   local freed = math.max(now_us, next_free - back)
   out[at], out[at + 1] = freed, 0
   return math.ceil((freed - now_us) / 1000)
+end, penalty = function(key, p, cost, now, token, state, at, out)
+  local a, b = state[at], state[at + 1]
+  local need = cost * p[2]
+  if p[1] == 0 then
+    local level, last = drained(a, b, now)
+    local filled = math.min(level + need, math.max(level, MAX_SPAN_US))
+    out[at], out[at + 1] = filled, last
+    return math.ceil(filled / 1000)
+  end
+  local now_us = now * 1000
+  local start = now_us
+  if a and a >= now_us then start = a end
+  local next_slot = math.min(start + need, math.max(start, now_us + MAX_SPAN_US))
+  out[at], out[at + 1] = next_slot, 0
+  return math.ceil((next_slot - now_us) / 1000)
 end }

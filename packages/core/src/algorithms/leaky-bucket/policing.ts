@@ -1,3 +1,4 @@
+import { MAX_SPAN_MS } from '../fields.js';
 import { heldByCharge, unitsBack } from '../refund.js';
 import type { Charge, StepResult } from '../types.js';
 
@@ -61,6 +62,18 @@ export function policingRefund(
   if (levelUs <= 0 || backUs <= 0) return undefined;
   const left = Math.max(0, levelUs - backUs);
   return { state: { levelUs: left, lastMs }, ttlMs: Math.ceil(left / 1000) };
+}
+
+/** Pours `cost` units in, even beyond the burst: the bucket overflows (up to 50 years of draining), and drains as always. */
+export function policingPenalty(
+  state: PolicingState | undefined,
+  nowMs: number,
+  { intervalUs }: PolicingParams,
+  cost: number,
+): { state: PolicingState; ttlMs: number } {
+  const { levelUs, lastMs } = drained(state, nowMs);
+  const filled = Math.min(levelUs + cost * intervalUs, Math.max(levelUs, MAX_SPAN_MS * 1000));
+  return { state: { levelUs: filled, lastMs }, ttlMs: Math.ceil(filled / 1000) };
 }
 
 /** The level at `nowMs`; a clock that steps back drains nothing and never rewinds `lastMs`. */

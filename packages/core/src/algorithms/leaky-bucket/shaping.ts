@@ -1,3 +1,4 @@
+import { MAX_SPAN_MS } from '../fields.js';
 import { heldByCharge, unitsBack } from '../refund.js';
 import type { Charge, StepResult } from '../types.js';
 
@@ -59,6 +60,19 @@ export function shapingRefund(
   if (nextFreeUs === undefined || nextFreeUs <= nowUs || backUs <= 0) return undefined;
   const freed = Math.max(nowUs, nextFreeUs - backUs);
   return { state: freed, ttlMs: Math.ceil((freed - nowUs) / 1000) };
+}
+
+/** Takes the `cost` next departure slots, even beyond `maxDelay` (up to 50 years ahead): later requests queue behind them. */
+export function shapingPenalty(
+  nextFreeUs: ShapingState | undefined,
+  nowMs: number,
+  { intervalUs }: ShapingParams,
+  cost: number,
+): { state: ShapingState; ttlMs: number } {
+  const nowUs = nowMs * 1000;
+  const startUs = nextFreeUs === undefined || nextFreeUs < nowUs ? nowUs : nextFreeUs;
+  const next = Math.min(startUs + cost * intervalUs, Math.max(startUs, nowUs + MAX_SPAN_MS * 1000));
+  return { state: next, ttlMs: Math.ceil((next - nowUs) / 1000) };
 }
 
 /** Requests of cost 1 that would still be admitted when the queue is `waitUs` long. */
