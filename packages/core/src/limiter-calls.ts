@@ -31,22 +31,24 @@ export class LimiterCalls {
   private lastKey: unknown = NO_KEY_YET;
   private lastStored = '';
   private lastIdentity = '';
+  private readonly withBlock = new WeakMap<readonly BoundLimit[], readonly BoundLimit[]>();
 
   constructor(
     private readonly config: LimiterConfig,
     fallback: StoreFailureAnswer,
   ) {
-    const { limits, store } = config;
+    const { limits, store, block } = config;
+    const stored = block === undefined ? limits : [...limits, block];
     this.keyspaces = keyspacesFor(
       config.prefix,
-      limits.map((limit) => `${limit.name}:${limit.algorithm.name}`),
+      stored.map((limit) => `${limit.name}:${limit.algorithm.name}`),
     );
     this.infos = limits.map(limitInfo);
     this.holdsLeases = limits.some((limit) => limit.algorithm.release !== undefined);
     this.needsToken = this.holdsLeases || limits.some((limit) => limit.algorithm.needsToken === true);
     this.memory = store instanceof MemoryStore ? store : undefined;
     this.decisions = new DecisionReport(config.rule, config.shadow, config.events);
-    this.guarded = new GuardedStore(config, fallback, this.infos, this.decisions);
+    this.guarded = new GuardedStore(config, fallback, this.infos, this.decisions, this.stored(limits));
     this.withoutDelay = new ReservingLimits(limits).within(0);
   }
 
@@ -136,7 +138,20 @@ export class LimiterCalls {
   ): StoreOperation {
     if (this.config.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.config.chosenPerCall);
     const identity = this.identityOf(key);
-    return { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.(), charge };
+    return { kind, identity, keyspaces: this.keyspaces, limits: this.stored(checked), cost, token, nowMs: this.config.clock?.(), charge };
+  }
+
+  /** The limits an operation on `checked` sends the store: with the rule's block after them, when it has one. */
+  private stored(checked: readonly BoundLimit[]): readonly BoundLimit[] {
+    const { block } = this.config;
+    if (block === undefined) return checked;
+    let stored = this.withBlock.get(checked);
+    if (stored === undefined) {
+      // The same array for the same limits: a RedisStore sends a rule once per batch by it.
+      stored = [...checked, block];
+      this.withBlock.set(checked, stored);
+    }
+    return stored;
   }
 
   /** The encoded identity of `key`; `lastStored` is then the key as stored (`keyOf` applied). */

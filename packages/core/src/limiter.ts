@@ -1,6 +1,7 @@
 import type { Charge } from './algorithms/types.js';
 import { CONSUME_FIELDS, costOf, REFUND_FIELDS } from './consume-options.js';
 import type { Decision } from './decision.js';
+import { type Duration, parseDuration } from './duration.js';
 import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { assertIdentity } from './keys.js';
 import { LimiterCalls } from './limiter-calls.js';
@@ -66,6 +67,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
         return Promise.reject(error);
       }
     },
+    block: (key, duration) => blockKey(config, calls, key, duration),
     withLimits: (values) => variants.of(values),
     on: (event, listener) => events.on(event, listener),
   };
@@ -149,6 +151,22 @@ function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {
     (charge.cost as number) >= 1 &&
     typeof charge.token === 'string'
   );
+}
+
+/** `limiter.block`: refused on a rule without `blockDuration`, whose store keeps no block. */
+function blockKey(config: LimiterConfig, calls: LimiterCalls, key: string, duration: Duration): Promise<Decision> {
+  if (config.block === undefined) {
+    return Promise.reject(
+      invalidOption('blockDuration', 'must be given for limiter.block to have a block to set (0: refusals do not block)', undefined),
+    );
+  }
+  let ms: number;
+  try {
+    ms = parseDuration(duration, 'duration');
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return calls.run('block', key, ms);
 }
 
 /** `run` with the cost `options` ask for; a promise rejected with the error when they are refused. */

@@ -23,7 +23,6 @@ const POINTERS: Readonly<Record<string, string>> = {
   storage: "is @nestjs/throttler's: use store (a MemoryStore, or new RedisStore({ client }) for ThrottlerStorageRedisService)",
   errorMessage:
     "is @nestjs/throttler's: use message (a string, an object, or (req, decision) => either); @tollgate/nestjs takes errorMessage as is",
-  blockDuration: 'has no equivalent: a denied client is limited until its window or bucket lets it through again',
   points: "is rate-limiter-flexible's: use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
   duration:
     "is rate-limiter-flexible's (seconds): use { algorithm: 'fixed-window', limit: points, window: duration * 1000 } (duration 0: window: 'forever')",

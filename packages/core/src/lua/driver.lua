@@ -4,7 +4,8 @@
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
 --   `token`, then peek | 'f' refund | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
---   rules above), and 't' when its ops carry a token, else '';
+--   rules above), and 't' when its ops carry a token, else ''; kind 'k' blocks the key for `cost` ms (the
+--   rule's block limit, see block/block.lua), then peeks;
 --   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
 --   the shape says so (a string unique to the op, for algorithms that store per-request members),
 --   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost.
@@ -24,6 +25,8 @@
 -- replies remaining, reset_ms; any other, -1 - remaining, reset_ms, verdict. An op commits when it is a
 -- consume and every one of its limits allows it (all or nothing): the store tells that from the
 -- verdicts. Its packed key is then read once and written once.
+-- A peek ('p') or reset ('r') op adds, after its limits, 1 when its keys held state, else 0. A
+-- reset answers for its limits what they held (a peek), then deletes its keys.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
 -- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
 -- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
@@ -198,6 +201,21 @@ local function check_types(shapes, a)
   return fetched
 end
 
+-- A peek's `found`: 1 when the op's keys (from KEYS[k]) hold a state of any of its limits, else 0;
+-- `old` is what its packed key held.
+local function held(rule, old, k)
+  if old ~= NOTHING then
+    if rule.packed == 1 then return 1 end
+    for s = 1, rule.packed do
+      if old[rule.first[s]] then return 1 end
+    end
+  end
+  local from, to = k, k + rule.key_count - 1
+  if rule.packed > 0 then from = k + 1 end
+  if from <= to and redis.call('EXISTS', unpack(KEYS, from, to)) > 0 then return 1 end
+  return 0
+end
+
 local function write(algo, key, state, ttl)
   if ttl > 0 then algo.commit(key, state, ttl) else redis.call('DEL', key) end
 end
@@ -256,9 +274,8 @@ local function run_ops(group_kind)
     local algos, params, place, own, packed = rule.algos, rule.params, rule.place, rule.own, rule.packed
     local packed_key = KEYS[k]
     local old = NOTHING
-    if kind == 'r' then
-      redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
-    elseif packed > 0 then
+    local found = 0
+    if packed > 0 then
       local value = fetched[k]
       if value == nil then value = redis.call('GET', packed_key) end
       -- A value of another length (not written by this script) reads as no state.
@@ -277,8 +294,9 @@ local function run_ops(group_kind)
         end
       end
     end
+    if kind == 'p' or kind == 'r' then found = held(rule, old, k) end
     for d = 1, rule.doubles do fresh_ttl[d] = false end
-    local refunded_any = false
+    local writes_packed = false
     local all_allowed, writes = true, 0
     -- Where the steps put the new states: only a consume's are written.
     local out = scratch
@@ -296,7 +314,7 @@ local function run_ops(group_kind)
           if refunded_ttl then
             refunded_ttl = refunded_ttl + ttl_extra
             if at then
-              fresh_ttl[at], refunded_any = refunded_ttl, true
+              fresh_ttl[at], writes_packed = refunded_ttl, true
               -- The peek below reads the refunded state.
               state = fresh
               if refunded_ttl <= 0 then state = NOTHING end
@@ -306,7 +324,23 @@ local function run_ops(group_kind)
           end
         end
       end
+      if kind == 'k' then
+        step_cost = 1
+        if algo.block then
+          fresh_ttl[at], writes_packed = algo.block(now, cost, fresh, at) + ttl_extra, true
+          state = fresh
+        end
+      end
       local allowed, remaining, reset, retry, delay, ttl, commit_state = algo.step(key, p, step_cost, now, token, state, at, out)
+      if kind == 'c' and allowed == 1 and not all_allowed and algo.after_denial then
+        local block_ttl = algo.after_denial(p, now, fresh, at)
+        if block_ttl then
+          -- The refused consume writes the block alone: what the other limits' steps put in fresh is dropped.
+          for d = 1, rule.doubles do fresh_ttl[d] = false end
+          fresh_ttl[at], writes_packed = block_ttl + ttl_extra, true
+          allowed, remaining, reset, retry, delay, ttl = 0, 0, block_ttl, block_ttl, 0, nil
+        end
+      end
       -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
       -- Otherwise -1 - remaining, reset_ms, verdict.
       local verdict = delay
@@ -338,8 +372,13 @@ local function run_ops(group_kind)
         write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
       end
       if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
-    elseif refunded_any then
+    elseif writes_packed then
       write_packed(packed_key, rule, old, fresh, fresh_ttl)
+    end
+    if kind == 'r' then redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1)) end
+    if shape.kind == 'p' or kind == 'r' then
+      r = r + 1
+      reply[r] = found
     end
     if not all_allowed then every_allowed = false end
     k = k + rule.key_count

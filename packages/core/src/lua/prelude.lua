@@ -33,6 +33,9 @@
 --     TypeScript `refund` does), putting the new string state in `out` as `step` does; nil when there is nothing to
 --     give back, ttl_ms <= 0 deletes the state. The driver writes it, then reports a peek
 --     (cost 1) on the refunded state.
+--   after_denial(p, now, out, at) -> ttl_ms or nil, and block(now, duration_ms, out, at) -> ttl_ms
+--     only a rule's block (block/block.lua), its last limit: the state a refused consume, or
+--     `limiter.block`, writes in `out`; the driver reports the step's answer on it.
 --   release(key, p, now, token)  optional: removes the lease `token`, writing its key itself,
 --     before the driver reports a peek.
 -- The driver adds a slack to every ttl_ms of a state written on a client's clock.

@@ -1,4 +1,5 @@
 import { ALGORITHMS } from '../algorithms/registry.js';
+import { block } from '../block/block-limit.js';
 import { driverLua, preludeLua } from './sources.generated.js';
 
 /**
@@ -14,5 +15,5 @@ const scoped = (lua: string) => `do\n${lua}\nend`;
  */
 const driverInScope = `local function run_batch()\n${driverLua}\nend\nreturn run_batch()`;
 
-/** The one script behind every Redis decision: shared helpers, each algorithm's step, the batch driver. */
-export const TOLLGATE_SCRIPT: string = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverInScope].join('\n');
+/** The one script behind every Redis decision: shared helpers, each algorithm's step (and a rule's block), the batch driver. */
+export const TOLLGATE_SCRIPT: string = [preludeLua, ...[...ALGORITHMS.values(), block].map((a) => scoped(a.lua)), driverInScope].join('\n');

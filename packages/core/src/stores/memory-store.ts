@@ -89,7 +89,10 @@ export class MemoryStore implements Store {
   executeGroupSync(operations: readonly StoreOperation[]): StoreResult[] {
     const nowMs = operations[0]?.nowMs ?? this.clock();
     const checked = operations.map((operation) => this.executeSync({ ...operation, kind: 'peek', nowMs }));
-    if (!checked.every((result) => result.outcomes.every((outcome) => outcome.allowed))) return checked;
+    if (!checked.every((result) => result.outcomes.every((outcome) => outcome.allowed))) {
+      // Answered as refused consumes, which a peek's `found` is not part of.
+      return checked.map(({ outcomes, decidedAtMs }) => ({ committed: false, outcomes, decidedAtMs }));
+    }
     return operations.map((operation) => this.executeSync({ ...operation, nowMs }));
   }
 
@@ -97,6 +100,7 @@ export class MemoryStore implements Store {
   executeSync(operation: StoreOperation): StoreResult {
     const now = operation.nowMs ?? this.clock();
     const { kind, limits } = operation;
+    if (kind === 'reset') return this.reset(operation, now);
     if (kind !== 'consume' && kind !== 'peek') return this.executeAll(operation, now);
     return limits.length === 1 ? this.executeOne(operation, now) : this.executeRule(operation, now);
   }
@@ -111,7 +115,8 @@ export class MemoryStore implements Store {
     }
     const limit = limits[0]!;
     const result = limit.algorithm.step(entry?.state, now, limit.params, cost, token);
-    const committed = kind === 'consume' && result.allowed;
+    if (kind === 'peek') return { committed: false, outcomes: [result], decidedAtMs: now, found: entry !== undefined };
+    const committed = result.allowed;
     if (committed && result.next !== undefined) {
       if (entry === undefined) {
         this.insert(space, identity, result.next, now + result.ttlMs, now);
@@ -140,27 +145,67 @@ export class MemoryStore implements Store {
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }
-    const committed = kind === 'consume' && allAllowed;
-    if (committed) {
-      const states = held ?? new Array<unknown>(limits.length);
-      let expiresAtMs = entry?.expiresAtMs ?? 0;
-      for (let i = 0; i < results.length; i++) {
-        const result = results[i]!;
-        if (result.next === undefined) continue;
-        states[i] = result.next;
-        if (now + result.ttlMs > expiresAtMs) expiresAtMs = now + result.ttlMs;
-      }
-      if (entry === undefined) this.insert(space, identity, states, expiresAtMs, now);
-      else entry.expiresAtMs = expiresAtMs;
+    if (kind === 'peek') return { committed: false, outcomes: results as Outcome[], decidedAtMs: now, found: entry !== undefined };
+    if (!allAllowed) {
+      this.afterDenial(space, identity, entry, limits, results, now);
+      return { committed: false, outcomes: results as Outcome[], decidedAtMs: now };
     }
-    return { committed, outcomes: results as Outcome[], decidedAtMs: now };
+    const states = held ?? new Array<unknown>(limits.length);
+    let expiresAtMs = entry?.expiresAtMs ?? 0;
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.next === undefined) continue;
+      states[i] = result.next;
+      if (now + result.ttlMs > expiresAtMs) expiresAtMs = now + result.ttlMs;
+    }
+    if (entry === undefined) this.insert(space, identity, states, expiresAtMs, now);
+    else entry.expiresAtMs = expiresAtMs;
+    return { committed: true, outcomes: results as Outcome[], decidedAtMs: now };
   }
 
-  /** Reset, release and refund, on one limit or on a multi-limit rule's entry. */
+  /**
+   * A refused consume: a limit that writes anyway (a rule's block starting, `afterDenial`) does,
+   * and its outcome replaces what it answered.
+   */
+  private afterDenial(
+    space: Map<string, Entry>,
+    identity: string,
+    entry: Entry | undefined,
+    limits: StoreOperation['limits'],
+    results: StepResult<unknown>[],
+    now: number,
+  ): void {
+    let states: unknown[] | undefined;
+    let expiresAtMs = entry?.expiresAtMs ?? 0;
+    for (let i = 0; i < limits.length; i++) {
+      const { algorithm, params } = limits[i]!;
+      if (algorithm.afterDenial === undefined || !results[i]!.allowed) continue;
+      const result = algorithm.afterDenial(now, params);
+      if (result === undefined) continue;
+      results[i] = result;
+      states ??= (entry?.state as unknown[] | undefined) ?? new Array<unknown>(limits.length);
+      states[i] = result.next;
+      expiresAtMs = Math.max(expiresAtMs, now + result.ttlMs);
+    }
+    if (states !== undefined) this.write(space, identity, states, expiresAtMs, now);
+  }
+
+  /** A reset: what the identity's state held (as a peek), then it is gone. */
+  private reset({ identity, keyspaces, limits, token }: StoreOperation, now: number): StoreResult {
+    const single = limits.length === 1;
+    const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
+    const entry = this.live(space, identity, now);
+    const outcomes = limits.map(({ algorithm, params }, i) =>
+      algorithm.step(single ? entry?.state : (entry?.state as unknown[] | undefined)?.[i], now, params, 1, token),
+    );
+    this.remove(space, identity);
+    return { committed: false, outcomes, decidedAtMs: now, found: entry !== undefined };
+  }
+
+  /** Release, refund and block, on one limit or on a multi-limit rule's entry. */
   private executeAll({ kind, identity, keyspaces, limits, cost, token, charge }: StoreOperation, now: number): StoreResult {
     const single = limits.length === 1;
     const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
-    if (kind === 'reset') this.remove(space, identity);
     const entry = this.live(space, identity, now);
     const states = single ? [entry?.state] : ((entry?.state as unknown[] | undefined)?.slice() ?? new Array<unknown>(limits.length));
     let expiresAtMs = entry?.expiresAtMs ?? 0;
@@ -178,13 +223,17 @@ export class MemoryStore implements Store {
         const { next, ttlMs } = algorithm.release(states[i], now, params, token);
         keep(i, next, next === undefined ? 0 : ttlMs);
       }
+      if (kind === 'block' && algorithm.blockFor !== undefined) {
+        const { next, ttlMs } = algorithm.blockFor(now, cost);
+        keep(i, next, ttlMs);
+      }
       if (kind === 'refund' && algorithm.refund !== undefined) {
         const result = algorithm.refund(states[i], now, params, cost, charge);
         if (result.next !== undefined) keep(i, result.next, result.ttlMs);
         results.push(result);
       } else {
         // Without `refund` an algorithm cannot give capacity back: a refund reports a peek.
-        const result = algorithm.step(states[i], now, params, kind === 'refund' ? 1 : cost, token);
+        const result = algorithm.step(states[i], now, params, kind === 'refund' || kind === 'block' ? 1 : cost, token);
         results.push(kind === 'refund' ? { ...result, next: undefined, ttlMs: 0 } : result);
       }
     }

@@ -50,7 +50,7 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
+const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f', block: 'k' };
 /** A refund of a charge: its token names the members it added; its time and cost follow the op. */
 const CHARGED_REFUND = 'g';
 /** The driver's kind of a group's consumes (`executeGroup`). */
@@ -321,6 +321,13 @@ function settle(batch: Pending[], reply: (number | string)[]): void {
         delayMs: allowed ? verdict : 0,
       });
     }
-    pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs });
+    const { kind } = pending.operation;
+    if (kind === 'peek' || kind === 'reset') {
+      // A peek or reset says, after its limits, whether its keys held state.
+      pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs, found: reply[at] === 1 });
+      at += 1;
+    } else {
+      pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs });
+    }
   }
 }

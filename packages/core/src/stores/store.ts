@@ -16,8 +16,9 @@ export interface BoundLimit {
 /**
  * `release` gives back the lease named by `token` (algorithms with `release`), then answers like `peek`.
  * `refund` gives `cost` back to every limit that can take it (no all-or-nothing: nothing is admitted).
+ * `block` blocks the key for `cost` ms (a rule's block limit, `blockFor`), then answers like `peek`.
  */
-export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund';
+export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund' | 'block';
 
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {
@@ -46,6 +47,11 @@ export interface StoreResult {
    * RedisStore sent, or Redis TIME. A committed consume's charge is dated by it.
    */
   readonly decidedAtMs?: number;
+  /**
+   * A peek or reset: whether the store held state for the identity. A reset's outcomes are what
+   * that state held, as a peek's, before it was cleared. Absent for other kinds.
+   */
+  readonly found?: boolean;
 }
 
 export interface Store {
