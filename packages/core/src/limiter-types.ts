@@ -138,6 +138,12 @@ export interface Limiter {
    */
   withLimits(values: LimitValues): Limiter;
   /**
+   * Charges `cost` (default 1) to every limit even beyond what it admits, never refused: for work
+   * already done, e.g. a failed login (rate-limiter-flexible's `penalty`); the next requests pay.
+   * Resolves to what is left now, as `peek` reports it. A `concurrency` limit takes nothing.
+   */
+  penalty(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /**
    * Blocks `key` for `duration` from now (replacing a block in force): every request is refused
    * until then, whatever the limits hold. Resolves to what a peek then reports. Needs the
    * `blockDuration` option (0 if refusals should not block); `reset` ends it.

@@ -67,6 +67,7 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
         return Promise.reject(error);
       }
     },
+    penalty: (key, options) => withCost(options, CONSUME_FIELDS, (cost) => calls.penalty(key, cost)),
     block: (key, duration) => blockKey(config, calls, key, duration),
     withLimits: (values) => variants.of(values),
     on: (event, listener) => events.on(event, listener),

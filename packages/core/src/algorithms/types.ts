@@ -121,6 +121,13 @@ export interface Algorithm<P, S, F extends SpecFields = SpecFields, N extends st
    */
   refund?(state: S | undefined, nowMs: number, params: P, cost: number, charge?: Charge): StepResult<S>;
   /**
+   * Charges `cost` even beyond the limit, never refusing (work already done: the next caller
+   * pays). `next` is the state left behind, kept `ttlMs`; the outcome is what a request of cost 1
+   * would now get. `token` names members as `step`'s does. Without `penalty` (a concurrency
+   * limit counts requests in flight, not work done) a penalty reports a peek.
+   */
+  penalty?(state: S | undefined, nowMs: number, params: P, cost: number, token: string): StepResult<S>;
+  /**
    * A consume the rule's other limits refused (this one, last of the rule, allowed it): the state
    * to write anyway, kept `ttlMs`, and the outcome to report instead (a block starting);
    * undefined writes nothing. Lua: `after_denial(p, now, out, at) -> ttl_ms or nil`.

@@ -3,7 +3,7 @@
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
---   `token`, then peek | 'f' refund | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
+--   `token`, then peek | 'f' refund | 'n' penalty | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
 --   rules above), and 't' when its ops carry a token, else ''; kind 'k' blocks the key for `cost` ms (the
 --   rule's block limit, see block/block.lua), then peeks;
 --   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
@@ -29,6 +29,7 @@
 -- reset answers for its limits what they held (a peek), then deletes its keys.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
 -- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
+-- A penalty ('n') does the same with each limit's `penalty`, which charges even beyond the limit.
 -- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
 -- the id in front of its reply.
 local slack = tonumber(ARGV[1])
@@ -241,7 +242,7 @@ local shapes
 shapes, a = read_shapes(rules, a)
 local first_kind = shapes[ARGV[a + 1]].kind
 local fetched = NOTHING
-if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'l' then fetched = check_types(shapes, a) end
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 'l' then fetched = check_types(shapes, a) end
 local ops_at = a
 
 -- Runs the ops from ARGV[ops_at]; a group's consumes (kind 'a') run as `group_kind`. Returns the
@@ -296,7 +297,7 @@ local function run_ops(group_kind)
     end
     if kind == 'p' or kind == 'r' then found = held(rule, old, k) end
     for d = 1, rule.doubles do fresh_ttl[d] = false end
-    local writes_packed = false
+    local written_any = false
     local all_allowed, writes = true, 0
     -- Where the steps put the new states: only a consume's are written.
     local out = scratch
@@ -307,27 +308,31 @@ local function run_ops(group_kind)
       if not at then key = KEYS[k + own[i]] end
       if kind == 'l' and algo.release then algo.release(key, p, now, token) end
       local step_cost = cost
-      if kind == 'f' then
+      if kind == 'f' or kind == 'n' then
         step_cost = 1
-        if algo.refund then
-          local refunded_ttl, refunded = algo.refund(key, p, cost, now, old, at, fresh, charge)
-          if refunded_ttl then
-            refunded_ttl = refunded_ttl + ttl_extra
-            if at then
-              fresh_ttl[at], writes_packed = refunded_ttl, true
-              -- The peek below reads the refunded state.
-              state = fresh
-              if refunded_ttl <= 0 then state = NOTHING end
-            else
-              write(algo, key, refunded, refunded_ttl)
-            end
+        -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
+        local written_ttl, written
+        if kind == 'n' then
+          if algo.penalty then written_ttl, written = algo.penalty(key, p, cost, now, token, old, at, fresh) end
+        elseif algo.refund then
+          written_ttl, written = algo.refund(key, p, cost, now, old, at, fresh, charge)
+        end
+        if written_ttl then
+          written_ttl = written_ttl + ttl_extra
+          if at then
+            fresh_ttl[at], written_any = written_ttl, true
+            -- The peek below reads the state written.
+            state = fresh
+            if written_ttl <= 0 then state = NOTHING end
+          else
+            write(algo, key, written, written_ttl)
           end
         end
       end
       if kind == 'k' then
         step_cost = 1
         if algo.block then
-          fresh_ttl[at], writes_packed = algo.block(now, cost, fresh, at) + ttl_extra, true
+          fresh_ttl[at], written_any = algo.block(now, cost, fresh, at) + ttl_extra, true
           state = fresh
         end
       end
@@ -337,7 +342,7 @@ local function run_ops(group_kind)
         if block_ttl then
           -- The refused consume writes the block alone: what the other limits' steps put in fresh is dropped.
           for d = 1, rule.doubles do fresh_ttl[d] = false end
-          fresh_ttl[at], writes_packed = block_ttl + ttl_extra, true
+          fresh_ttl[at], written_any = block_ttl + ttl_extra, true
           allowed, remaining, reset, retry, delay, ttl = 0, 0, block_ttl, block_ttl, 0, nil
         end
       end
@@ -372,7 +377,7 @@ local function run_ops(group_kind)
         write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
       end
       if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
-    elseif writes_packed then
+    elseif written_any then
       write_packed(packed_key, rule, old, fresh, fresh_ttl)
     end
     if kind == 'r' then redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1)) end

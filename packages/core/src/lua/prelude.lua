@@ -33,6 +33,8 @@
 --     TypeScript `refund` does), putting the new string state in `out` as `step` does; nil when there is nothing to
 --     give back, ttl_ms <= 0 deletes the state. The driver writes it, then reports a peek
 --     (cost 1) on the refunded state.
+--   penalty(key, p, cost, now, token, state, at, out) -> ttl_ms[, commit_state]  optional: charges
+--     `cost` even beyond the limit (never refused), as `refund` writes; the driver reports a peek.
 --   after_denial(p, now, out, at) -> ttl_ms or nil, and block(now, duration_ms, out, at) -> ttl_ms
 --     only a rule's block (block/block.lua), its last limit: the state a refused consume, or
 --     `limiter.block`, writes in `out`; the driver reports the step's answer on it.

@@ -202,7 +202,7 @@ export class MemoryStore implements Store {
     return { committed: false, outcomes, decidedAtMs: now, found: entry !== undefined };
   }
 
-  /** Release, refund and block, on one limit or on a multi-limit rule's entry. */
+  /** Release, refund, penalty and block, on one limit or on a multi-limit rule's entry. */
   private executeAll({ kind, identity, keyspaces, limits, cost, token, charge }: StoreOperation, now: number): StoreResult {
     const single = limits.length === 1;
     const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
@@ -227,14 +227,20 @@ export class MemoryStore implements Store {
         const { next, ttlMs } = algorithm.blockFor(now, cost);
         keep(i, next, ttlMs);
       }
-      if (kind === 'refund' && algorithm.refund !== undefined) {
-        const result = algorithm.refund(states[i], now, params, cost, charge);
-        if (result.next !== undefined) keep(i, result.next, result.ttlMs);
-        results.push(result);
+      const written =
+        kind === 'refund'
+          ? algorithm.refund?.(states[i], now, params, cost, charge)
+          : kind === 'penalty'
+            ? algorithm.penalty?.(states[i], now, params, cost, token)
+            : undefined;
+      if (written !== undefined) {
+        if (written.next !== undefined) keep(i, written.next, written.ttlMs);
+        results.push(written);
       } else {
-        // Without `refund` an algorithm cannot give capacity back: a refund reports a peek.
-        const result = algorithm.step(states[i], now, params, kind === 'refund' || kind === 'block' ? 1 : cost, token);
-        results.push(kind === 'refund' ? { ...result, next: undefined, ttlMs: 0 } : result);
+        // Without `refund` (`penalty`) an algorithm cannot give capacity back (charge it): it reports a peek.
+        const reportsPeek = kind === 'refund' || kind === 'penalty';
+        const result = algorithm.step(states[i], now, params, reportsPeek || kind === 'block' ? 1 : cost, token);
+        results.push(reportsPeek ? { ...result, next: undefined, ttlMs: 0 } : result);
       }
     }
     if (changed) {
