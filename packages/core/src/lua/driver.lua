@@ -232,6 +232,8 @@ end
 -- and where the steps of an op that writes nothing put theirs (scratch): arrays reused op to op.
 local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
 local lone, fresh, fresh_ttl, scratch = { 0, 0, 0 }, {}, {}, {}
+-- Per limit of the op being run: where its reply starts when it refused, else false.
+local refused_at = {}
 
 local rules, a = read_rules(2)
 -- Every place filled up front, rather than tables growing op by op.
@@ -340,8 +342,18 @@ local function run_ops(group_kind)
       if kind == 'c' and allowed == 1 and not all_allowed and algo.after_denial then
         local block_ttl = algo.after_denial(p, now, fresh, at)
         if block_ttl then
-          -- The refused consume writes the block alone: what the other limits' steps put in fresh is dropped.
+          -- The refused consume writes the block alone (what the other limits' steps put in fresh is
+          -- dropped) and clears the limits that refused, which start afresh when the block ends:
+          -- they report the block's time.
           for d = 1, rule.doubles do fresh_ttl[d] = false end
+          for j = 1, i - 1 do
+            local pos = refused_at[j]
+            if pos then
+              if place[j] then fresh_ttl[place[j]] = 0 else redis.call('DEL', KEYS[k + own[j]]) end
+              reply[pos + 1] = block_ttl
+              if reply[pos + 2] ~= -1 then reply[pos + 2] = -2 - block_ttl end
+            end
+          end
           fresh_ttl[at], written_any = block_ttl + ttl_extra, true
           allowed, remaining, reset, retry, delay, ttl = 0, 0, block_ttl, block_ttl, 0, nil
         end
@@ -354,6 +366,7 @@ local function run_ops(group_kind)
       -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
       if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
       reply[r + 1], reply[r + 2] = remaining, reset
+      refused_at[i] = allowed == 0 and r + 1
       r = r + 2
       if verdict ~= 0 then
         r = r + 1

@@ -165,7 +165,8 @@ export class MemoryStore implements Store {
 
   /**
    * A refused consume: a limit that writes anyway (a rule's block starting, `afterDenial`) does,
-   * and its outcome replaces what it answered.
+   * and its outcome replaces what it answered. The limits that refused are cleared: they start
+   * afresh when the block ends, and report the block's time.
    */
   private afterDenial(
     space: Map<string, Entry>,
@@ -182,8 +183,15 @@ export class MemoryStore implements Store {
       if (algorithm.afterDenial === undefined || !results[i]!.allowed) continue;
       const result = algorithm.afterDenial(now, params);
       if (result === undefined) continue;
-      results[i] = result;
       states ??= (entry?.state as unknown[] | undefined) ?? new Array<unknown>(limits.length);
+      for (let j = 0; j < limits.length; j++) {
+        const refused = results[j]!;
+        if (j === i || refused.allowed) continue;
+        states[j] = undefined;
+        const retryAfterMs = refused.retryAfterMs === Infinity ? Infinity : result.retryAfterMs;
+        results[j] = { ...refused, resetAfterMs: result.resetAfterMs, retryAfterMs };
+      }
+      results[i] = result;
       states[i] = result.next;
       expiresAtMs = Math.max(expiresAtMs, now + result.ttlMs);
     }

@@ -18,12 +18,23 @@ describeTraces('blockDuration and block', (setup) => {
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, remaining: 1 });
   });
 
-  it('a block shorter than the refusing limit still has to wait: the refusal reports the longer', async () => {
-    const { burst, advance } = setup({ algorithm: 'fixed-window', limit: 1, window: '10s', blockDuration: '1s' });
+  it('the limits that refused start afresh when the block ends, however long their window (as @nestjs/throttler and rate-limiter-flexible)', async () => {
+    const { limiter, burst, advance } = setup({
+      limits: [
+        { name: 'window', algorithm: 'fixed-window', limit: 1, window: '10s' },
+        { name: 'day', algorithm: 'fixed-window', limit: 100, window: '1d' },
+      ],
+      blockDuration: '1s',
+    });
     const [, refused] = await burst(2);
-    expect(refused).toMatchObject({ allowed: false, retryAfterMs: 10_000 });
-    advance(10_000);
-    expect(allowedFlags(await burst(1))).toEqual([true]);
+    expect(refused).toMatchObject({ allowed: false, limitName: 'window', retryAfterMs: 1000 });
+    expect(refused!.limits.map((limit) => [limit.name, limit.retryAfterMs])).toEqual([
+      ['window', 1000],
+      ['day', 0],
+    ]);
+    advance(1000);
+    // The day limit, which admitted, keeps its count.
+    expect((await limiter.consume('user-1')).limits.map((limit) => limit.remaining)).toEqual([0, 98]);
   });
 
   it('limiter.block refuses every request until it ends; reset ends it; blockDuration 0 blocks only then', async () => {
