@@ -232,8 +232,9 @@ end
 -- and where the steps of an op that writes nothing put theirs (scratch): arrays reused op to op.
 local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
 local lone, fresh, fresh_ttl, scratch = { 0, 0, 0 }, {}, {}, {}
--- Per limit of the op being run: where its reply starts when it refused, else false.
-local refused_at = {}
+-- Per limit: the last op (its number) it refused, and where that op's reply for it starts. Written
+-- on refusals only: the ops that pass pay nothing for it.
+local refused_op, refused_at = {}, {}
 
 local rules, a = read_rules(2)
 -- Every place filled up front, rather than tables growing op by op.
@@ -254,7 +255,7 @@ local function run_ops(group_kind)
   local reply = { ARGV[#ARGV], 0 }
   local r, k = 2, 1
   local every_allowed = true
-  for _ = 1, tonumber(ARGV[a]) do
+  for op = 1, tonumber(ARGV[a]) do
     local shape = shapes[ARGV[a + 1]]
     local kind, cost, rule, token = shape.kind, shape.cost, shape.rule, ''
     if kind == 'a' then kind = group_kind end
@@ -277,7 +278,6 @@ local function run_ops(group_kind)
     local algos, params, place, own, packed = rule.algos, rule.params, rule.place, rule.own, rule.packed
     local packed_key = KEYS[k]
     local old = NOTHING
-    local found = 0
     if packed > 0 then
       local value = fetched[k]
       if value == nil then value = redis.call('GET', packed_key) end
@@ -297,7 +297,9 @@ local function run_ops(group_kind)
         end
       end
     end
-    if kind == 'p' or kind == 'r' then found = held(rule, old, k) end
+    -- A peek's or reset's `found` (not a group's peeks), before a reset deletes anything.
+    local found
+    if shape.kind == 'p' or kind == 'r' then found = held(rule, old, k) end
     for d = 1, rule.doubles do fresh_ttl[d] = false end
     local written_any = false
     local all_allowed, writes = true, 0
@@ -330,8 +332,7 @@ local function run_ops(group_kind)
             write(algo, key, written, written_ttl)
           end
         end
-      end
-      if kind == 'k' then
+      elseif kind == 'k' then
         step_cost = 1
         if algo.block then
           fresh_ttl[at], written_any = algo.block(now, cost, fresh, at) + ttl_extra, true
@@ -339,7 +340,7 @@ local function run_ops(group_kind)
         end
       end
       local allowed, remaining, reset, retry, delay, ttl, commit_state = algo.step(key, p, step_cost, now, token, state, at, out)
-      if kind == 'c' and allowed == 1 and not all_allowed and algo.after_denial then
+      if not all_allowed and allowed == 1 and kind == 'c' and algo.after_denial then
         local block_ttl = algo.after_denial(p, now, fresh, at)
         if block_ttl then
           -- The refused consume writes the block alone (what the other limits' steps put in fresh is
@@ -347,8 +348,8 @@ local function run_ops(group_kind)
           -- they report the block's time.
           for d = 1, rule.doubles do fresh_ttl[d] = false end
           for j = 1, i - 1 do
-            local pos = refused_at[j]
-            if pos then
+            if refused_op[j] == op then
+              local pos = refused_at[j]
               if place[j] then fresh_ttl[place[j]] = 0 else redis.call('DEL', KEYS[k + own[j]]) end
               reply[pos + 1] = block_ttl
               if reply[pos + 2] ~= -1 then reply[pos + 2] = -2 - block_ttl end
@@ -366,7 +367,7 @@ local function run_ops(group_kind)
       -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
       if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
       reply[r + 1], reply[r + 2] = remaining, reset
-      refused_at[i] = allowed == 0 and r + 1
+      if allowed == 0 then refused_op[i], refused_at[i] = op, r + 1 end
       r = r + 2
       if verdict ~= 0 then
         r = r + 1
@@ -393,8 +394,8 @@ local function run_ops(group_kind)
     elseif written_any then
       write_packed(packed_key, rule, old, fresh, fresh_ttl)
     end
-    if kind == 'r' then redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1)) end
-    if shape.kind == 'p' or kind == 'r' then
+    if found then
+      if kind == 'r' then redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1)) end
       r = r + 1
       reply[r] = found
     end
