@@ -101,19 +101,28 @@ export interface Decision {
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
 export function toDecision(operation: StoreOperation, stored: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
   const { kind, cost, token } = operation;
+  const costs = ownCosts(operation.costs, infos.length);
   const storeNowMs = stored.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
   // A reset's outcomes are what it cleared: its decision is a fresh identity's.
   const result = kind === 'reset' ? { ...stored, outcomes: infos.map((info) => info.fresh(storeNowMs)) } : stored;
   const decision =
     infos.length === 1
-      ? singleLimitDecision(kind, result, infos[0]!, cost, decidedAtMs)
-      : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
+      ? singleLimitDecision(kind, result, infos[0]!, costs?.[0] ?? cost, decidedAtMs)
+      : multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
   const block = result.outcomes[infos.length];
   if (block !== undefined && !block.allowed) blocked(decision, block);
   if (stored.found !== undefined) decision.found = stillCounts(stored, infos, storeNowMs);
   // Dated on the store's timeline, which a refund of it is decided on too.
-  if (result.committed) decision.charge = { atMs: storeNowMs, cost, token };
+  if (result.committed) {
+    decision.charge =
+      costs === undefined ? { atMs: storeNowMs, cost, token } : { atMs: storeNowMs, cost: Math.max(...costs), token, costs };
+  }
   return decision;
+}
+
+/** An operation's costs per limit, of the rule's own limits: its block, after them, takes none. */
+function ownCosts(costs: readonly number[] | undefined, limits: number): readonly number[] | undefined {
+  return costs === undefined || costs.length === limits ? costs : costs.slice(0, limits);
 }
 
 /** A decision while the rule's block (its outcome after the limits') is in force: refused until it ends. */
@@ -172,6 +181,7 @@ function multiLimitDecision(
   result: StoreResult,
   infos: readonly LimitInfo[],
   cost: number,
+  costs: readonly number[] | undefined,
   decidedAtMs: number,
 ): Decision {
   const parts: LimitDecision[] = [];
@@ -185,7 +195,7 @@ function multiLimitDecision(
       kind !== 'consume'
         ? leftNow(outcome, infos[i]!)
         : !allowed && outcome.allowed
-          ? untaken(outcome, infos[i]!, cost)
+          ? untaken(outcome, infos[i]!, costs?.[i] ?? cost)
           : outcome.remaining;
     parts.push({
       name,

@@ -1,8 +1,21 @@
 export { describeBuiltPackage } from './built-package.js';
 export { killClientConnections } from './client-kill.js';
 export { describeExampleApp, type ExampleAppOptions } from './example-app.js';
-export type { BackendContext, ContractRequestView } from './http-contract/index.js';
-export { contractSpec, describeHttpAdapter, describeOnBackends, structured, withContractRequests } from './http-contract/index.js';
+export type {
+  AdaptiveAdapter,
+  AdaptiveFramework,
+  BackendContext,
+  ContractAdaptiveLimiter,
+  ContractRequestView,
+} from './http-contract/index.js';
+export {
+  contractSpec,
+  describeAdaptiveAdapter,
+  describeHttpAdapter,
+  describeOnBackends,
+  structured,
+  withContractRequests,
+} from './http-contract/index.js';
 export type {
   AdapterCapabilities,
   ContractApp,

@@ -1,6 +1,7 @@
 import type { Algorithm, Outcome, StepResult } from '../algorithms/types.js';
 import { blockLua } from '../lua/sources.generated.js';
 import type { BoundLimit } from '../stores/store.js';
+import { DEFAULT_UNIT } from '../units.js';
 
 export interface BlockParams {
   /** How long a refused consume blocks the key; 0: only `limiter.block` blocks. */
@@ -54,5 +55,5 @@ function blockFor(nowMs: number, durationMs: number): StepResult<BlockState> {
 /** The block limit of a rule whose refusals block a key for `durationMs` (0: only `limiter.block` does). */
 export function blockLimit(durationMs: number): BoundLimit {
   const params: BlockParams = { durationMs };
-  return { name: 'block', algorithm: block, params, luaArgs: [block.name, ...block.luaArgs(params).map(String)] };
+  return { name: 'block', algorithm: block, params, unit: DEFAULT_UNIT, luaArgs: [block.name, ...block.luaArgs(params).map(String)] };
 }
