@@ -8,11 +8,14 @@ export interface LimitInfo {
   policy: Policy;
   /** Units a request of this cost takes from the limit (a lease takes one slot whatever the cost). */
   unitsTaken: (cost: number) => number;
+  /** What a peek of an identity with no state gets at `nowMs`. */
+  fresh: (nowMs: number) => Outcome;
 }
 
 export function limitInfo({ name, algorithm, params }: BoundLimit): LimitInfo {
   const unitsTaken = algorithm.unitsTaken?.bind(algorithm) ?? ((cost: number) => cost);
-  return { name, limit: algorithm.limit(params), policy: algorithm.policy(params), unitsTaken };
+  const fresh = (nowMs: number): Outcome => algorithm.step(undefined, nowMs, params, 1, '');
+  return { name, limit: algorithm.limit(params), policy: algorithm.policy(params), unitsTaken, fresh };
 }
 
 /** One limit's part in a decision. */
@@ -48,9 +51,14 @@ export interface ShadowVerdict {
 }
 
 export interface Decision {
+  /** Consume: whether it was admitted. Peek, refund, reset, release: whether a request of cost 1 would be now. */
   allowed: boolean;
   /** Of the limit reported: the most restrictive one (lowest remaining; when denied, longest retry). */
   limit: number;
+  /**
+   * Units left now: after an admitted consume, what it left; for a peek, refund, reset or release,
+   * what the state holds at that moment (rate-limiter-flexible's `remainingPoints`).
+   */
   remaining: number;
   /** Until the limit is back to full; Infinity for a count that never resets (`window: 'forever'`). */
   resetAfterMs: number;
@@ -83,44 +91,97 @@ export interface Decision {
    * still holds (nothing once its window, period or bucket state has passed).
    */
   charge?: Charge;
+  /**
+   * Present on the store's answer to a peek or a reset. A peek: whether the store holds state for
+   * the key that still counts (`false`: never seen, expired, or back to what a fresh identity
+   * gets; the other fields are then a fresh identity's). A reset: whether it cleared any state.
+   */
+  found?: boolean;
 }
 
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
-export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
-  const { kind, cost, costs, token } = operation;
+export function toDecision(operation: StoreOperation, stored: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
+  const { kind, cost, token } = operation;
+  const costs = ownCosts(operation.costs, infos.length);
+  const storeNowMs = stored.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
+  // A reset's outcomes are what it cleared: its decision is a fresh identity's.
+  const result = kind === 'reset' ? { ...stored, outcomes: infos.map((info) => info.fresh(storeNowMs)) } : stored;
   // Dated on the store's timeline, which a refund of it is decided on too; a lease's charge is the lease's.
-  const atMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
-  const charged = result.leased?.token ?? token;
+  const charged = stored.leased?.token ?? token;
   const charge: Charge | undefined = !result.committed
     ? undefined
     : costs === undefined
-      ? { atMs, cost, token: charged }
-      : { atMs, cost: Math.max(...costs), token: charged, costs };
+      ? { atMs: storeNowMs, cost, token: charged }
+      : { atMs: storeNowMs, cost: Math.max(...costs), token: charged, costs };
   const decision =
     infos.length === 1
-      ? oneLimitDecision(kind, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, charge)
+      ? oneLimitDecision(kind, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, charge, costs?.[0] ?? cost)
       : multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
   if (infos.length > 1 && charge !== undefined) decision.charge = charge;
-  if (result.leased !== undefined) decision.source = 'lease';
+  if (stored.leased !== undefined) decision.source = 'lease';
+  const block = result.outcomes[infos.length];
+  if (block !== undefined && !block.allowed) blocked(decision, block);
+  if (stored.found !== undefined) decision.found = stillCounts(stored, infos, storeNowMs);
   return decision;
+}
+
+/** An operation's costs per limit, of the rule's own limits: its block, after them, takes none. */
+function ownCosts(costs: readonly number[] | undefined, limits: number): readonly number[] | undefined {
+  return costs === undefined || costs.length === limits ? costs : costs.slice(0, limits);
+}
+
+/** A decision while the rule's block (its outcome after the limits') is in force: refused until it ends. */
+function blocked(decision: Decision, block: Outcome): void {
+  decision.allowed = false;
+  decision.remaining = 0;
+  decision.delayMs = 0;
+  decision.retryAfterMs = Math.max(decision.retryAfterMs, block.retryAfterMs);
+  decision.resetAfterMs = Math.max(decision.resetAfterMs, block.resetAfterMs);
+}
+
+/**
+ * A peek's or reset's `found`: the store held state for the identity and it still counted, i.e.
+ * some limit (or the rule's block) answered other than it would for no state (a state past its
+ * time, which a store may keep a while, answers as none).
+ */
+function stillCounts(result: StoreResult, infos: readonly LimitInfo[], nowMs: number): boolean {
+  return (
+    result.found === true &&
+    result.outcomes.some((outcome, i) => (i < infos.length ? !sameOutcome(outcome, infos[i]!.fresh(nowMs)) : !outcome.allowed))
+  );
+}
+
+function sameOutcome(a: Outcome, b: Outcome): boolean {
+  return (
+    a.allowed === b.allowed &&
+    a.remaining === b.remaining &&
+    a.resetAfterMs === b.resetAfterMs &&
+    a.retryAfterMs === b.retryAfterMs &&
+    a.delayMs === b.delayMs
+  );
 }
 
 /**
  * The decision of a single-limit rule, with nothing to fold: `outcome` is its limit's, `committed`
- * whether a consume was admitted and written, `charge` what it was charged (when committed).
+ * whether a consume was admitted and written, `charge` what it was charged (when committed), `cost`
+ * what the operation asked of the limit.
  */
 export function oneLimitDecision(
   kind: StoreOperation['kind'],
   committed: boolean,
   outcome: Outcome,
-  { name, limit, policy }: LimitInfo,
+  info: LimitInfo,
   decidedAtMs: number,
   charge: Charge | undefined,
+  cost: number,
 ): Decision {
+  const { name, limit, policy } = info;
   const allowed = kind === 'consume' ? committed : outcome.allowed;
   const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
   const delayMs = allowed ? outcome.delayMs : 0;
-  const { remaining, resetAfterMs } = outcome;
+  const { resetAfterMs } = outcome;
+  const remaining =
+    kind !== 'consume' ? leftNow(outcome, info) : allowed || !outcome.allowed ? outcome.remaining : untaken(outcome, info, cost);
   const limits: LimitDecision[] = [{ name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs }];
   const source = 'store';
   // One literal per case, the charge written with the rest: adding it afterwards would grow the object.
@@ -143,10 +204,13 @@ function multiLimitDecision(
   const allowed = kind === 'consume' ? result.committed : result.outcomes.every((o) => o.allowed);
   for (let i = 0; i < infos.length; i++) {
     const outcome = result.outcomes[i]!;
-    const { name, limit, policy, unitsTaken } = infos[i]!;
-    // A consume that another limit refused left this one untouched: undo what its step assumed taken.
-    const taken = unitsTaken(costs?.[i] ?? cost);
-    const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + taken) : outcome.remaining;
+    const { name, limit, policy } = infos[i]!;
+    const remaining =
+      kind !== 'consume'
+        ? leftNow(outcome, infos[i]!)
+        : !allowed && outcome.allowed
+          ? untaken(outcome, infos[i]!, costs?.[i] ?? cost)
+          : outcome.remaining;
     parts.push({
       name,
       limit,
@@ -173,6 +237,19 @@ function multiLimitDecision(
     source: 'store',
     decidedAtMs,
   };
+}
+
+/** A consume that another limit (or the rule's block) refused left this one untouched: what its step assumed taken is still there. */
+function untaken(outcome: Outcome, { limit, unitsTaken }: LimitInfo, cost: number): number {
+  return Math.min(limit, outcome.remaining + unitsTaken(cost));
+}
+
+/**
+ * What a limit holds now, from the outcome of a request of cost 1 that was not made (a peek, or
+ * the report after a refund, reset or release): when it would pass, its units are still there.
+ */
+function leftNow(outcome: Outcome, { limit, unitsTaken }: LimitInfo): number {
+  return outcome.allowed ? Math.min(limit, outcome.remaining + unitsTaken(1)) : outcome.remaining;
 }
 
 function isMoreRestrictive(candidate: LimitDecision, current: LimitDecision, allowed: boolean): boolean {

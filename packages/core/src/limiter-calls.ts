@@ -39,26 +39,28 @@ export class LimiterCalls {
   private lastKey: unknown = NO_KEY_YET;
   private lastStored = '';
   private lastIdentity = '';
+  private readonly withBlock = new WeakMap<readonly BoundLimit[], readonly BoundLimit[]>();
 
   constructor(
     private readonly config: LimiterConfig,
     fallback: StoreFailureAnswer,
   ) {
-    const { limits, store } = config;
+    const { limits, store, block } = config;
+    const stored = block === undefined ? limits : [...limits, block];
     this.limits = limits;
     this.clock = config.clock;
     this.keyOf = config.keyOf;
     this.chosenPerCall = config.chosenPerCall;
     this.keyspaces = keyspacesFor(
       config.prefix,
-      limits.map((limit) => `${limit.name}:${limit.algorithm.name}`),
+      stored.map((limit) => `${limit.name}:${limit.algorithm.name}`),
     );
     this.infos = limits.map(limitInfo);
     this.holdsLeases = limits.some((limit) => limit.algorithm.release !== undefined);
     this.needsToken = this.holdsLeases || limits.some((limit) => limit.algorithm.needsToken === true);
     this.memory = store instanceof MemoryStore ? store : undefined;
     this.decisions = new DecisionReport(config.rule, config.shadow, config.events);
-    this.guarded = new GuardedStore(config, fallback, this.infos, this.decisions);
+    this.guarded = new GuardedStore(config, fallback, this.infos, this.decisions, this.stored(limits));
     this.withoutDelay = new ReservingLimits(limits).within(0);
   }
 
@@ -96,8 +98,9 @@ export class LimiterCalls {
    * Charges `cost` to every limit even beyond the limit, never refused (see the store's
    * 'penalty'); named by a token of its own where the rule keeps members per request.
    */
-  penalty(key: string, cost: number): Promise<Decision> {
-    return this.run('penalty', key, cost, this.needsToken ? uniqueToken() : '');
+  penalty(key: string, cost: number, costs?: readonly number[]): Promise<Decision> {
+    const perLimit = costs === undefined ? undefined : { costs };
+    return this.run('penalty', key, cost, this.needsToken ? uniqueToken() : '', this.config.limits, undefined, perLimit);
   }
 
   /**
@@ -172,8 +175,29 @@ export class LimiterCalls {
   ): StoreOperation {
     if (this.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.chosenPerCall);
     const identity = this.identityOf(key);
-    const operation = { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.clock?.(), charge };
-    return perLimit === undefined ? operation : { ...operation, ...perLimit };
+    const limits = this.stored(checked);
+    const operation = { kind, identity, keyspaces: this.keyspaces, limits, cost, token, nowMs: this.clock?.(), charge };
+    return perLimit === undefined ? operation : { ...operation, ...this.withBlockCost(perLimit) };
+  }
+
+  /** The limits an operation on `checked` sends the store: with the rule's block after them, when it has one. */
+  private stored(checked: readonly BoundLimit[]): readonly BoundLimit[] {
+    const { block } = this.config;
+    if (block === undefined) return checked;
+    let stored = this.withBlock.get(checked);
+    if (stored === undefined) {
+      // The same array for the same limits: a RedisStore sends a rule once per batch by it.
+      stored = [...checked, block];
+      this.withBlock.set(checked, stored);
+    }
+    return stored;
+  }
+
+  /** Costs per limit with the rule's block (which takes nothing) after the limits', when it has one. */
+  private withBlockCost(perLimit: PerLimitCosts): PerLimitCosts {
+    if (this.config.block === undefined) return perLimit;
+    const { costs, charged } = perLimit;
+    return { costs: costs && [...costs, 0], charged: charged && [...charged, 0] };
   }
 
   /** The encoded identity of `key`; `lastStored` is then the key as stored (`keyOf` applied). */
@@ -192,11 +216,12 @@ export class LimiterCalls {
     // The memory store reads the time it decides at: no second clock read per decision.
     const { kind, limits, cost, costs, token } = operation;
     let verdict: Decision;
-    if (limits.length === 1 && costs === undefined && (kind === 'consume' || kind === 'peek')) {
+    // A consume of one limit (and no block: that is a second) needs no StoreResult; a peek reports `found`.
+    if (limits.length === 1 && costs === undefined && kind === 'consume') {
       const now = operation.nowMs ?? memory.now();
       const outcome = memory.decideOne(operation, now);
-      const committed = kind === 'consume' && outcome.allowed;
-      verdict = oneLimitDecision(kind, committed, outcome, this.infos[0]!, now, committed ? { atMs: now, cost, token } : undefined);
+      const committed = outcome.allowed;
+      verdict = oneLimitDecision(kind, committed, outcome, this.infos[0]!, now, committed ? { atMs: now, cost, token } : undefined, cost);
     } else {
       const result = memory.executeSync(operation);
       verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());

@@ -1,3 +1,5 @@
+import { blockLimit } from './block/block-limit.js';
+import { parseDuration } from './duration.js';
 import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { LimiterEvents } from './events.js';
 import { assertPrefix } from './keys.js';
@@ -24,6 +26,7 @@ export const LIMITER_FIELDS = {
   breaker: true,
   denyCache: true,
   shadow: true,
+  blockDuration: true,
   events: true,
   logger: true,
 } as const satisfies Record<keyof LimiterOptions, true>;
@@ -63,6 +66,8 @@ export interface LimiterConfig {
   readonly prefix: string;
   readonly timeout: number;
   readonly shadow: boolean;
+  /** The rule's block (`blockDuration`), kept after its limits in the store; absent without the option. */
+  readonly block: BoundLimit | undefined;
   readonly breakers: Breakers | undefined;
   readonly denyCache: DenyCache | undefined;
   readonly onStoreError: FailureAnswer;
@@ -115,6 +120,8 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
     throw invalidOption(`${path}timeout`, 'must be a whole number of milliseconds >= 1', timeout);
   }
   if (typeof shadow !== 'boolean') throw invalidOption(`${path}shadow`, 'must be true or false', shadow);
+  const block =
+    options.blockDuration === undefined ? undefined : blockLimit(blockDurationOf(options.blockDuration, `${path}blockDuration`));
   const now = clock ?? Date.now;
   return {
     rule,
@@ -126,12 +133,33 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
     prefix,
     timeout,
     shadow,
+    block,
     breakers: options.breaker === false ? undefined : new Breakers(options.breaker ?? {}, now, `${path}breaker`),
     denyCache: DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits, `${path}denyCache`),
     onStoreError: failureAnswer(options.onStoreError ?? 'open', namedAsBound(spec, limits), { clock, prefix }, path),
     events: LimiterEvents.from(options.events, `${path}events`),
     logger: loggerOf(options.logger, `${path}logger`),
   };
+}
+
+/**
+ * `blockDuration` in milliseconds: 0, or a duration. A bare number under 100 is refused as the
+ * seconds rate-limiter-flexible's `blockDuration` counts in.
+ */
+function blockDurationOf(value: unknown, field: string): number {
+  if (value === 0) return 0;
+  if (typeof value === 'number' && value > 0 && value < 100) {
+    throw invalidOption(
+      field,
+      `is in milliseconds: for ${value} seconds write '${value}s' or ${value * 1000} (rate-limiter-flexible's blockDuration is in seconds)`,
+      value,
+    );
+  }
+  try {
+    return parseDuration(value, field);
+  } catch {
+    throw invalidOption(field, "must be 0 (refusals do not block) or a duration such as 900000 or '15m'", value);
+  }
 }
 
 function loggerOf(logger: unknown, field: string): Logger {

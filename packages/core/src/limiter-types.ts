@@ -51,6 +51,14 @@ export interface LimiterOptions {
   denyCache?: DenyCacheOptions | boolean;
   /** Decide and report, but always allow: `decision.shadow` says what would have happened. */
   shadow?: boolean;
+  /**
+   * After a consume is refused, the key stays blocked this long from the refusal (every request
+   * refused, `retryAfterMs` the time left; a request while blocked does not extend it), as
+   * @nestjs/throttler's and rate-limiter-flexible's `blockDuration`. `0`: refusals do not block,
+   * but `limiter.block` may. Given (even 0), the block is kept in the state the store reads for
+   * the rule anyway; absent, `limiter.block` is refused. `reset` ends a block.
+   */
+  blockDuration?: Duration | 0;
   /** Listeners, as `limiter.on` would add them. */
   events?: LimiterListeners;
   /**
@@ -143,13 +151,17 @@ export interface Limiter {
    * releasing `undefined` (a decision the failure mode answered holds no lease) does nothing.
    */
   release(lease: Lease | undefined): Promise<void>;
-  /** The decision a request of cost 1 would get now; changes nothing. */
+  /**
+   * What `key` holds now, changing nothing: `remaining` is what is left, `allowed` and
+   * `retryAfterMs` what a request of cost 1 would get, `found: false` when the store holds
+   * nothing for it (never seen, or expired).
+   */
   peek(key: string): Promise<Decision>;
-  /** Forgets `key`'s state; resolves to the decision a fresh identity would get. */
+  /** Forgets `key`'s state; resolves to a fresh identity's decision, `found` saying whether there was anything to clear. */
   reset(key: string): Promise<Decision>;
   /**
    * Gives `cost` back to every limit that can take it, e.g. for a request that failed and should
-   * not count; resolves to the decision a request of cost 1 would now get. Pass the consume's
+   * not count; resolves to what is left now (`remaining`, as `peek` reports it). Pass the consume's
    * decision as `charge` so that a refund arriving late gives back only what is still charged;
    * without it, `cost` (default 1) comes off whatever the state holds now.
    */
@@ -172,6 +184,18 @@ export interface Limiter {
    * `ERR_TOLLGATE_INVALID_SPEC` naming it (`withLimits.limit`).
    */
   withLimits(values: LimitValues): Limiter;
+  /**
+   * Charges `cost` (default 1) to every limit even beyond what it admits, never refused: for work
+   * already done, e.g. a failed login (rate-limiter-flexible's `penalty`); the next requests pay.
+   * Resolves to what is left now, as `peek` reports it. A `concurrency` limit takes nothing.
+   */
+  penalty(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /**
+   * Blocks `key` for `duration` from now (replacing a block in force): every request is refused
+   * until then, whatever the limits hold. Resolves to what a peek then reports. Needs the
+   * `blockDuration` option (0 if refusals should not block); `reset` ends it.
+   */
+  block(key: string, duration: Duration): Promise<Decision>;
   /** Adds a listener; returns a function that removes it. */
   on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void;
 }

@@ -1,6 +1,7 @@
 import type { Charge } from './algorithms/types.js';
 import { CONSUME_FIELDS, costOf, REFUND_FIELDS } from './consume-options.js';
 import type { Decision } from './decision.js';
+import { type Duration, parseDuration } from './duration.js';
 import { describeValue, invalidOption, TollgateError } from './errors.js';
 import { openHold } from './hold.js';
 import { assertIdentity } from './keys.js';
@@ -73,6 +74,8 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
         return Promise.reject(error);
       }
     },
+    penalty: (key, options) => withCost(options, CONSUME_FIELDS, limits, (cost, costs) => calls.penalty(key, cost, costs)),
+    block: (key, duration) => blockKey(config, calls, key, duration),
     withLimits: (values) => variants.of(values),
     on: (event, listener) => events.on(event, listener),
   };
@@ -159,6 +162,22 @@ function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {
     (charge.cost as number) >= 1 &&
     typeof charge.token === 'string'
   );
+}
+
+/** `limiter.block`: refused on a rule without `blockDuration`, whose store keeps no block. */
+function blockKey(config: LimiterConfig, calls: LimiterCalls, key: string, duration: Duration): Promise<Decision> {
+  if (config.block === undefined) {
+    return Promise.reject(
+      invalidOption('blockDuration', 'must be given for limiter.block to have a block to set (0: refusals do not block)', undefined),
+    );
+  }
+  let ms: number;
+  try {
+    ms = parseDuration(duration, 'duration');
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return calls.run('block', key, ms);
 }
 
 /**

@@ -23,7 +23,6 @@ const POINTERS: Readonly<Record<string, string>> = {
   storage: "is @nestjs/throttler's: use store (a MemoryStore, or new RedisStore({ client }) for ThrottlerStorageRedisService)",
   errorMessage:
     "is @nestjs/throttler's: use message (a string, an object, or (req, decision) => either); @tollgate/nestjs takes errorMessage as is",
-  blockDuration: 'has no equivalent: a denied client is limited until its window or bucket lets it through again',
   points: "is rate-limiter-flexible's: use { algorithm: 'fixed-window', limit: points, window: duration * 1000 }",
   duration:
     "is rate-limiter-flexible's (seconds): use { algorithm: 'fixed-window', limit: points, window: duration * 1000 } (duration 0: window: 'forever')",
@@ -40,14 +39,22 @@ function invalid(field: string, expectation: string, value: unknown): TollgateEr
   return new TollgateError('ERR_TOLLGATE_INVALID_OPTION', `${field} ${expectation} (got ${describeValue(value)})`, field);
 }
 
-/** A value shaped as one of @nestjs/throttler's throttlers: `{ ttl, limit }`. */
-function isThrottler(value: unknown): value is { ttl: unknown; limit?: unknown } {
+/** One of @nestjs/throttler's throttlers: `{ ttl, limit, blockDuration? }`. */
+interface Throttler {
+  ttl: unknown;
+  limit?: unknown;
+  blockDuration?: unknown;
+}
+
+/** A value shaped as one of @nestjs/throttler's throttlers. */
+function isThrottler(value: unknown): value is Throttler {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'ttl' in value;
 }
 
-/** The rule @nestjs/throttler's `{ ttl, limit }` is in Tollgate, for messages. */
-function throttlerRuleOf({ ttl, limit }: { ttl: unknown; limit?: unknown }): string {
-  return `{ windowMs: ${typeof ttl === 'number' ? ttl : 'ttl'}, limit: ${typeof limit === 'number' ? limit : 'limit'} }`;
+/** The rule @nestjs/throttler's `{ ttl, limit, blockDuration }` is in Tollgate, for messages. */
+function throttlerRuleOf({ ttl, limit, blockDuration }: Throttler): string {
+  const block = typeof blockDuration === 'number' ? `, blockDuration: ${blockDuration}` : '';
+  return `{ windowMs: ${typeof ttl === 'number' ? ttl : 'ttl'}, limit: ${typeof limit === 'number' ? limit : 'limit'}${block} }`;
 }
 
 /**

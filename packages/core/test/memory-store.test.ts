@@ -27,8 +27,8 @@ describe('MemoryStore', () => {
     const limiter = createLimiter({ perHour: 5, store });
     for (let i = 0; i < 1000; i++) await limiter.consume(`ip-${i}`);
     expect(store.size).toBe(100);
-    expect(await limiter.peek('ip-999')).toMatchObject({ remaining: 3 });
-    expect(await limiter.peek('ip-0')).toMatchObject({ remaining: 4 });
+    expect(await limiter.peek('ip-999')).toMatchObject({ remaining: 4, found: true });
+    expect(await limiter.peek('ip-0')).toMatchObject({ remaining: 5, found: false });
   });
 
   it('keeps every limit of a rule in one entry per identity, kept as long as its longest limit', async () => {
@@ -49,7 +49,7 @@ describe('MemoryStore', () => {
     const held = async () => {
       const names = ['a', 'b', 'c', 'd', 'e', 'f'];
       const peeks = await Promise.all(names.map((name) => limiter.peek(name)));
-      return names.filter((_, i) => peeks[i]!.remaining < 4);
+      return names.filter((_, i) => peeks[i]!.found);
     };
     for (const name of ['a', 'b', 'c', 'd']) await limiter.consume(name);
     expect(await held()).toEqual(['b', 'c', 'd']);

@@ -12,9 +12,14 @@ describe('options pasted from another rate limiter', () => {
     [{ perMinute: 5, insuranceLimiter: createLimiter({ perMinute: 5 }) }, 'insuranceLimiter', /use onStoreError: \{ fallback: limiter \}/],
     [{ perMinute: 5, keyPrefix: 'login' }, 'keyPrefix', /use prefix/],
     [{ perMinute: 5, execEvenly: true }, 'execEvenly', /mode: 'shaping'/],
-    [{ perMinute: 5, blockDuration: 60 }, 'blockDuration', /has no equivalent/],
+    [{ perMinute: 5, blockDuration: 60 }, 'blockDuration', /is in milliseconds: for 60 seconds write '60s' or 60000/],
     [{ ttl: 60_000, limit: 5 }, 'ttl', /@nestjs\/throttler's: use \{ windowMs: ttl, limit \}/],
     [{ default: { ttl: 60_000, limit: 3 } }, 'default', /@nestjs\/throttler's named throttler: use \{ windowMs: 60000, limit: 3 \}/],
+    [
+      { default: { ttl: 10_000, limit: 2, blockDuration: 5000 } },
+      'default',
+      /@nestjs\/throttler's named throttler: use \{ windowMs: 10000, limit: 2, blockDuration: 5000 \}/,
+    ],
   ])('createLimiter names the option and what to write (%#)', (options, field, message) => {
     const error = errorOf(() => createLimiter(options as never));
     expect(error).toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field });

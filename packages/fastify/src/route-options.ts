@@ -7,7 +7,7 @@ type SharedField = keyof HttpBehaviourOptions | keyof LimiterOptions | keyof Hoo
 /**
  * Whether a route's own rule takes each option of the plugin it does not give itself; the
  * compiler refuses this object when a field is missing. Every field not here is the rule's. The
- * storage `prefix` and the `rule` name stay the plugin's rule's own: a route's rule is another.
+ * storage `prefix`, the `rule` name and `blockDuration` stay the plugin's rule's own: a route's rule is another.
  */
 const INHERITED = {
   key: true,
@@ -35,6 +35,7 @@ const INHERITED = {
   breaker: true,
   denyCache: true,
   shadow: true,
+  blockDuration: false,
   events: true,
   logger: true,
   hook: true,

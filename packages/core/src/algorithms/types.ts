@@ -129,6 +129,14 @@ export interface Algorithm<P, S, F extends SpecFields = SpecFields, N extends st
    * limit counts requests in flight, not work done) a penalty reports a peek.
    */
   penalty?(state: S | undefined, nowMs: number, params: P, cost: number, token: string): StepResult<S>;
+  /**
+   * A consume the rule's other limits refused (this one, last of the rule, allowed it): the state
+   * to write anyway, kept `ttlMs`, and the outcome to report instead (a block starting);
+   * undefined writes nothing. Lua: `after_denial(p, now, out, at) -> ttl_ms or nil`.
+   */
+  afterDenial?(nowMs: number, params: P): StepResult<S> | undefined;
+  /** `limiter.block`: the state and outcome of a block of `durationMs` from `nowMs`. Lua: `block(now, duration, out, at) -> ttl_ms`. */
+  blockFor?(nowMs: number, durationMs: number): StepResult<S>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param, state and field type

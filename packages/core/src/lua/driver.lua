@@ -8,6 +8,7 @@
 --   `token`, then peek | 'f' refund | 'n' penalty | 's' settle a hold | 'a' consume of a group: all or
 --   nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
 --   rules above), and flags: 't' when its ops carry a token, 'v' when they carry a cost per limit;
+--   kind 'k' blocks the key for `cost` ms (the rule's block limit, see block/block.lua), then peeks;
 --   then, after the header, op_count, then per op: its shape (1-based index among the shapes above), then its token when
 --   the shape says so (a string unique to the op, for algorithms that store per-request members),
 --   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost,
@@ -30,6 +31,8 @@
 -- replies remaining, reset_ms; any other, -1 - remaining, reset_ms, verdict. An op commits when it is a
 -- consume and every one of its limits allows it (all or nothing): the store tells that from the
 -- verdicts. Its packed key is then read once and written once.
+-- A peek ('p') or reset ('r') op adds, after its limits, 1 when its keys held state, else 0. A
+-- reset answers for its limits what they held (a peek), then deletes its keys.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
 -- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
 -- A penalty ('n') does the same with each limit's `penalty`, which charges even beyond the limit.
@@ -212,6 +215,21 @@ local function check_types(KEYS, ARGV, shapes, a)
   return fetched
 end
 
+-- A peek's or reset's `found`: 1 when the op's keys (from KEYS[k]) hold a state of any of its limits, else 0;
+-- `old` is what its packed key held.
+local function holds_state(KEYS, rule, old, k)
+  if old ~= NOTHING then
+    if rule.packed == 1 then return 1 end
+    for s = 1, rule.packed do
+      if old[rule.first[s]] then return 1 end
+    end
+  end
+  local from, to = k, k + rule.key_count - 1
+  if rule.packed > 0 then from = k + 1 end
+  if from <= to and redis.call('EXISTS', unpack(KEYS, from, to)) > 0 then return 1 end
+  return 0
+end
+
 local function write(algo, key, state, ttl)
   if ttl > 0 then algo.commit(key, state, ttl) else redis.call('DEL', key) end
 end
@@ -221,6 +239,11 @@ end
 -- and where the steps of an op that writes nothing put theirs (scratch): arrays reused op to op.
 local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
 local lone, fresh, fresh_ttl, scratch = { 0, 0, 0 }, {}, {}, {}
+-- Per limit: the last op it refused (by `ops_run` when that op ran), and where that op's reply for
+-- it starts. Written on refusals only: the ops that pass pay nothing for it. `ops_run` only grows,
+-- also across the calls of a function library, which keeps these tables.
+local refused_op, refused_at = {}, {}
+local ops_run = 0
 
 -- The shapes of headers parsed before, by header: kept from call to call where the driver is a
 -- loaded function library (a script starts each call without them). Emptied when it holds
@@ -275,6 +298,8 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
   local r, k = 2, 1
   local every_allowed = true
   for _ = 1, tonumber(ARGV[a]) do
+    ops_run = ops_run + 1
+    local op = ops_run
     local shape = shapes[ARGV[a + 1]]
     local kind, cost, rule, token = shape.kind, shape.cost, shape.rule, ''
     if kind == 'a' then kind = group_kind end
@@ -312,9 +337,7 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
     local algos, params, place, own, packed = rule.algos, rule.params, rule.place, rule.own, rule.packed
     local packed_key = KEYS[k]
     local old = NOTHING
-    if kind == 'r' then
-      redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1))
-    elseif packed > 0 then
+    if packed > 0 then
       local value = fetched[k]
       if value == nil then value = redis.call('GET', packed_key) end
       -- A value of another length (not written by this script) reads as no state.
@@ -333,6 +356,9 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
         end
       end
     end
+    -- A peek's or reset's `found` (not a group's peeks), before a reset deletes anything.
+    local found
+    if shape.kind == 'p' or kind == 'r' then found = holds_state(KEYS, rule, old, k) end
     for d = 1, rule.doubles do fresh_ttl[d] = false end
     local written_any = false
     local all_allowed, writes = true, 0
@@ -380,8 +406,34 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
             end
           end
         end
+        if kind == 'k' then
+          step_cost = 1
+          if algo.block then
+            fresh_ttl[at], written_any = algo.block(now, cost, fresh, at) + ttl_extra, true
+            state = fresh
+          end
+        end
       end
       local allowed, remaining, reset, retry, delay, ttl, commit_state = algo.step(key, p, step_cost, now, token, state, at, out)
+      if not all_allowed and allowed == 1 and kind == 'c' and algo.after_denial then
+        local block_ttl = algo.after_denial(p, now, fresh, at)
+        if block_ttl then
+          -- The refused consume writes the block alone (what the other limits' steps put in fresh is
+          -- dropped) and clears the limits that refused, which start afresh when the block ends:
+          -- they report the block's time.
+          for d = 1, rule.doubles do fresh_ttl[d] = false end
+          for j = 1, i - 1 do
+            if refused_op[j] == op then
+              local pos = refused_at[j]
+              if place[j] then fresh_ttl[place[j]] = 0 else redis.call('DEL', KEYS[k + own[j]]) end
+              reply[pos + 1] = block_ttl
+              if reply[pos + 2] ~= -1 then reply[pos + 2] = -2 - block_ttl end
+            end
+          end
+          fresh_ttl[at], written_any = block_ttl + ttl_extra, true
+          allowed, remaining, reset, retry, delay, ttl = 0, 0, block_ttl, block_ttl, 0, nil
+        end
+      end
       -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
       -- Otherwise -1 - remaining, reset_ms, verdict.
       local verdict = delay
@@ -390,6 +442,7 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
       -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
       if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
       reply[r + 1], reply[r + 2] = remaining, reset
+      if allowed == 0 then refused_op[i], refused_at[i] = op, r + 1 end
       r = r + 2
       if verdict ~= 0 then
         r = r + 1
@@ -415,6 +468,11 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
       if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
     elseif written_any then
       write_packed(packed_key, rule, old, fresh, fresh_ttl)
+    end
+    if found then
+      if kind == 'r' then redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1)) end
+      r = r + 1
+      reply[r] = found
     end
     if not all_allowed then every_allowed = false end
     k = k + rule.key_count

@@ -35,6 +35,9 @@
 --     (cost 1) on the refunded state.
 --   penalty(key, p, cost, now, token, state, at, out) -> ttl_ms[, commit_state]  optional: charges
 --     `cost` even beyond the limit (never refused), as `refund` writes; the driver reports a peek.
+--   after_denial(p, now, out, at) -> ttl_ms or nil, and block(now, duration_ms, out, at) -> ttl_ms
+--     only a rule's block (block/block.lua), its last limit: the state a refused consume, or
+--     `limiter.block`, writes in `out`; the driver reports the step's answer on it.
 --   release(key, p, now, token)  optional: removes the lease `token`, writing its key itself,
 --     before the driver reports a peek.
 -- The driver adds a slack to every ttl_ms of a state written on a client's clock.

@@ -1,4 +1,5 @@
 import { ALGORITHMS } from '../algorithms/registry.js';
+import { block } from '../block/block-limit.js';
 import { driverLua, preludeLua } from './sources.generated.js';
 
 /**
@@ -8,12 +9,12 @@ import { driverLua, preludeLua } from './sources.generated.js';
 const scoped = (lua: string) => `do\n${lua}\nend`;
 
 /**
- * The shared helpers, every algorithm's step, and the driver's run_batch(KEYS, ARGV) (lua/driver.lua).
+ * The shared helpers, every algorithm's step (and a rule's block), and the driver's run_batch(KEYS, ARGV) (lua/driver.lua).
  * Its reply carries, in front, the call's own id (the last ARGV): a store can then tell its answer
  * from another call's, should a client library ever hand it the wrong reply (node-redis 5 Cluster
  * clients do after a lost connection).
  */
-const definitions = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverLua].join('\n');
+const definitions = [preludeLua, ...[...ALGORITHMS.values(), block].map((a) => scoped(a.lua)), driverLua].join('\n');
 
 /**
  * The one script behind every Redis decision sent by EVAL: the definitions, made again at every

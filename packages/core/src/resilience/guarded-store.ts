@@ -5,7 +5,7 @@ import { hashTagOf } from '../keys.js';
 import type { LimiterConfig } from '../limiter-config.js';
 import type { DecisionReport } from '../limiter-report.js';
 import type { Limiter } from '../limiter-types.js';
-import type { StoreOperation, StoreResult } from '../stores/store.js';
+import type { BoundLimit, StoreOperation, StoreResult } from '../stores/store.js';
 import type { Breaker } from './breaker.js';
 import { policyDecision } from './policy-decision.js';
 import { StoreTimeoutError, withTimeout } from './timeout.js';
@@ -28,6 +28,8 @@ export class GuardedStore {
     private readonly fallback: StoreFailureAnswer,
     private readonly infos: readonly LimitInfo[],
     private readonly decisions: DecisionReport,
+    /** The rule's limits as the store gets them (its block after them): a plain consume's. */
+    private readonly ruleLimits: readonly BoundLimit[],
   ) {
     this.closedRetryAfterMs = config.breakers?.coolDownMs ?? 1000;
   }
@@ -37,11 +39,7 @@ export class GuardedStore {
     const { kind, cost } = operation;
     // Waiters check the rule in reserve mode (other limits): their denials say nothing of a plain consume.
     const cacheable =
-      denyCache !== undefined &&
-      kind === 'consume' &&
-      cost === 1 &&
-      operation.costs === undefined &&
-      operation.limits === this.config.limits;
+      denyCache !== undefined && kind === 'consume' && cost === 1 && operation.costs === undefined && operation.limits === this.ruleLimits;
     if (cacheable) {
       const cached = denyCache.get(key, now(), operation.limits);
       if (cached) return this.decisions.report(operation, key, cached, 0);
@@ -49,7 +47,7 @@ export class GuardedStore {
     const local = store.answerNow?.(operation);
     if (local !== undefined) return this.decisions.report(operation, key, toDecision(operation, local, this.infos, now()), 0);
     // Capacity given back here may end a cached denial early.
-    if (kind === 'reset' || kind === 'refund' || kind === 'settle') denyCache?.forget(key);
+    if (kind === 'reset' || kind === 'refund' || kind === 'settle' || kind === 'block') denyCache?.forget(key);
     // One breaker per failure domain: a failed Cluster node does not stop calls to the others.
     const breaker = breakers?.for(store.failureDomain?.(hashTagOf(operation.keyspaces, operation.identity)) ?? '');
     if (breaker && !breaker.admit()) return this.bypass(operation, key, 'breaker-open', breaker);

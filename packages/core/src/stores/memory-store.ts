@@ -92,7 +92,10 @@ export class MemoryStore implements Store {
   executeGroupSync(operations: readonly StoreOperation[]): StoreResult[] {
     const nowMs = operations[0]?.nowMs ?? this.clock();
     const checked = operations.map((operation) => this.executeSync({ ...operation, kind: 'peek', nowMs }));
-    if (!checked.every((result) => result.outcomes.every((outcome) => outcome.allowed))) return checked;
+    if (!checked.every((result) => result.outcomes.every((outcome) => outcome.allowed))) {
+      // Answered as refused consumes, which a peek's `found` is not part of.
+      return checked.map(({ outcomes, decidedAtMs }) => ({ committed: false, outcomes, decidedAtMs }));
+    }
     return operations.map((operation) => this.executeSync({ ...operation, nowMs }));
   }
 
@@ -100,6 +103,7 @@ export class MemoryStore implements Store {
   executeSync(operation: StoreOperation): StoreResult {
     const now = operation.nowMs ?? this.clock();
     const { kind, limits } = operation;
+    if (kind === 'reset') return this.reset(operation, now);
     if (kind !== 'consume' && kind !== 'peek') return this.executeAll(operation, now);
     return limits.length === 1 ? this.executeOne(operation, now) : this.executeRule(operation, now);
   }
@@ -136,6 +140,11 @@ export class MemoryStore implements Store {
 
   private executeOne(operation: StoreOperation, now: number): StoreResult {
     const result = this.decideOne(operation, now);
+    if (operation.kind === 'peek') {
+      // decideOne dropped an expired entry and a peek writes none: what is left is what counts.
+      const found = this.space(operation.keyspaces[0]!).has(operation.identity);
+      return { committed: false, outcomes: [result], decidedAtMs: now, found };
+    }
     return { committed: operation.kind === 'consume' && result.allowed, outcomes: [result], decidedAtMs: now };
   }
 
@@ -156,28 +165,76 @@ export class MemoryStore implements Store {
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }
-    const committed = kind === 'consume' && allAllowed;
-    if (committed) {
-      const states = held ?? new Array<unknown>(limits.length);
-      let expiresAtMs = entry?.expiresAtMs ?? 0;
-      for (let i = 0; i < results.length; i++) {
-        const result = results[i]!;
-        if (result.next === undefined) continue;
-        states[i] = result.next;
-        if (now + result.ttlMs > expiresAtMs) expiresAtMs = now + result.ttlMs;
-      }
-      if (entry === undefined) this.insert(space, identity, states, expiresAtMs, now);
-      else entry.expiresAtMs = expiresAtMs;
+    if (kind === 'peek') return { committed: false, outcomes: results as Outcome[], decidedAtMs: now, found: entry !== undefined };
+    if (!allAllowed) {
+      this.afterDenial(space, identity, entry, limits, results, now);
+      return { committed: false, outcomes: results as Outcome[], decidedAtMs: now };
     }
-    return { committed, outcomes: results as Outcome[], decidedAtMs: now };
+    const states = held ?? new Array<unknown>(limits.length);
+    let expiresAtMs = entry?.expiresAtMs ?? 0;
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.next === undefined) continue;
+      states[i] = result.next;
+      if (now + result.ttlMs > expiresAtMs) expiresAtMs = now + result.ttlMs;
+    }
+    if (entry === undefined) this.insert(space, identity, states, expiresAtMs, now);
+    else entry.expiresAtMs = expiresAtMs;
+    return { committed: true, outcomes: results as Outcome[], decidedAtMs: now };
   }
 
-  /** Reset, release, refund, penalty and settle, on one limit or on a multi-limit rule's entry. */
+  /**
+   * A refused consume: a limit that writes anyway (a rule's block starting, `afterDenial`) does,
+   * and its outcome replaces what it answered. The limits that refused are cleared: they start
+   * afresh when the block ends, and report the block's time.
+   */
+  private afterDenial(
+    space: Map<string, Entry>,
+    identity: string,
+    entry: Entry | undefined,
+    limits: StoreOperation['limits'],
+    results: StepResult<unknown>[],
+    now: number,
+  ): void {
+    let states: unknown[] | undefined;
+    let expiresAtMs = entry?.expiresAtMs ?? 0;
+    for (let i = 0; i < limits.length; i++) {
+      const { algorithm, params } = limits[i]!;
+      if (algorithm.afterDenial === undefined || !results[i]!.allowed) continue;
+      const result = algorithm.afterDenial(now, params);
+      if (result === undefined) continue;
+      states ??= (entry?.state as unknown[] | undefined) ?? new Array<unknown>(limits.length);
+      for (let j = 0; j < limits.length; j++) {
+        const refused = results[j]!;
+        if (j === i || refused.allowed) continue;
+        states[j] = undefined;
+        const retryAfterMs = refused.retryAfterMs === Infinity ? Infinity : result.retryAfterMs;
+        results[j] = { ...refused, resetAfterMs: result.resetAfterMs, retryAfterMs };
+      }
+      results[i] = result;
+      states[i] = result.next;
+      expiresAtMs = Math.max(expiresAtMs, now + result.ttlMs);
+    }
+    if (states !== undefined) this.write(space, identity, states, expiresAtMs, now);
+  }
+
+  /** A reset: what the identity's state held (as a peek), then it is gone. */
+  private reset({ identity, keyspaces, limits, token }: StoreOperation, now: number): StoreResult {
+    const single = limits.length === 1;
+    const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
+    const entry = this.live(space, identity, now);
+    const outcomes = limits.map(({ algorithm, params }, i) =>
+      algorithm.step(single ? entry?.state : (entry?.state as unknown[] | undefined)?.[i], now, params, 1, token),
+    );
+    this.remove(space, identity);
+    return { committed: false, outcomes, decidedAtMs: now, found: entry !== undefined };
+  }
+
+  /** Release, refund, penalty, settle and block, on one limit or on a multi-limit rule's entry. */
   private executeAll(operation: StoreOperation, now: number): StoreResult {
     const { kind, identity, keyspaces, limits, cost, costs, token, charge } = operation;
     const single = limits.length === 1;
     const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
-    if (kind === 'reset') this.remove(space, identity);
     const entry = this.live(space, identity, now);
     const states = single ? [entry?.state] : ((entry?.state as unknown[] | undefined)?.slice() ?? new Array<unknown>(limits.length));
     let expiresAtMs = entry?.expiresAtMs ?? 0;
@@ -196,6 +253,10 @@ export class MemoryStore implements Store {
         const { next, ttlMs } = algorithm.release(states[i], now, params, kind === 'settle' ? charge!.token : token);
         keep(i, next, next === undefined ? 0 : ttlMs);
       }
+      if (kind === 'block' && algorithm.blockFor !== undefined) {
+        const { next, ttlMs } = algorithm.blockFor(now, cost);
+        keep(i, next, ttlMs);
+      }
       const written = writtenBy(operation, i, states[i], now);
       if (written !== undefined) {
         if (written.next !== undefined) keep(i, written.next, written.ttlMs);
@@ -203,7 +264,7 @@ export class MemoryStore implements Store {
       } else {
         // Without `refund` (`penalty`) an algorithm cannot give capacity back (charge it): it reports a peek.
         const reportsPeek = kind === 'refund' || kind === 'penalty' || kind === 'settle';
-        const result = algorithm.step(states[i], now, params, reportsPeek ? 1 : (costs?.[i] ?? cost), token);
+        const result = algorithm.step(states[i], now, params, reportsPeek || kind === 'block' ? 1 : (costs?.[i] ?? cost), token);
         results.push(reportsPeek ? { ...result, next: undefined, ttlMs: 0 } : result);
       }
     }

@@ -58,6 +58,7 @@ const KIND_CODE: Record<OperationKind, string> = {
   refund: 'f',
   penalty: 'n',
   settle: 's',
+  block: 'k',
 };
 /** A refund of a charge: its token names the members it added; its time and cost follow the op. */
 const CHARGED_REFUND = 'g';
@@ -337,6 +338,13 @@ function answerBatch(batch: Pending[], reply: (number | string)[]): void {
         delayMs: allowed ? verdict : 0,
       });
     }
-    pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs });
+    const { kind } = pending.operation;
+    if (kind === 'peek' || kind === 'reset') {
+      // A peek or reset says, after its limits, whether its keys held state.
+      pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs, found: reply[at] === 1 });
+      at += 1;
+    } else {
+      pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs });
+    }
   }
 }

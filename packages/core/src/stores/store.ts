@@ -24,8 +24,9 @@ export interface BoundLimit {
  * `settle` replaces what a hold's consume charged (`charge`, `charged` per limit) by `costs`: per
  * limit, a refund of the unused part of that charge or a penalty of the excess, and the release
  * of its lease; then reports as `refund` does.
+ * `block` blocks the key for `cost` ms (a rule's block limit, `blockFor`), then answers like `peek`.
  */
-export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund' | 'penalty' | 'settle';
+export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund' | 'penalty' | 'settle' | 'block';
 
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {
@@ -63,6 +64,11 @@ export interface StoreResult {
    * lease's (dated when the lease was taken, `decidedAtMs`, and named by its token).
    */
   readonly leased?: { readonly token: string };
+  /**
+   * A peek or reset: whether the store held state for the identity. A reset's outcomes are what
+   * that state held, as a peek's, before it was cleared. Absent for other kinds.
+   */
+  readonly found?: boolean;
 }
 
 export interface Store {

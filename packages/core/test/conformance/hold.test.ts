@@ -15,11 +15,11 @@ describe.each(['memory', 'redis', 'cluster'] as const)('hold and settle on the %
     const hold = await limiter.hold('user-1', { cost: 4 });
     expect(hold.decision).toMatchObject({ allowed: true, remaining: 6 });
     expect(hold.status).toBe('open');
-    // A cost-1 request would now leave 8: 1 of the 4 stays charged.
-    expect(await hold.settle(1)).toMatchObject({ allowed: true, remaining: 8 });
+    // 1 of the 4 stays charged: 9 left.
+    expect(await hold.settle(1)).toMatchObject({ allowed: true, remaining: 9 });
     expect(hold.status).toBe('settled');
-    expect(await hold.settle(0)).toMatchObject({ remaining: 8 });
-    expect(await hold.cancel()).toMatchObject({ remaining: 8 });
+    expect(await hold.settle(0)).toMatchObject({ remaining: 9 });
+    expect(await hold.cancel()).toMatchObject({ remaining: 9 });
   });
 
   it('charges an excess even beyond the limit, never refused', async () => {
@@ -38,7 +38,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('hold and settle on the %
     const { limiter } = setup(window);
     const hold = await limiter.hold('user-1', { cost: 10 });
     expect((await limiter.consume('user-1')).allowed).toBe(false);
-    expect(await hold.cancel()).toMatchObject({ allowed: true, remaining: 9 });
+    expect(await hold.cancel()).toMatchObject({ allowed: true, remaining: 10 });
     expect(hold.status).toBe('cancelled');
   });
 
@@ -47,14 +47,14 @@ describe.each(['memory', 'redis', 'cluster'] as const)('hold and settle on the %
     const hold = await limiter.hold('user-1', { cost: 8 });
     advance(60_000);
     await limiter.consume('user-1', { cost: 9 });
-    expect(await hold.settle(0)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await hold.settle(0)).toMatchObject({ allowed: true, remaining: 1 });
   });
 
   it('after its ttl a hold stays charged at its estimate', async () => {
     const { limiter, advance } = setup(window);
     const hold = await limiter.hold('user-1', { cost: 6, ttl: '5s' });
     advance(5000);
-    expect(await hold.cancel()).toMatchObject({ remaining: 3 });
+    expect(await hold.cancel()).toMatchObject({ remaining: 4 });
     expect(hold.status).toBe('expired');
   });
 
@@ -68,12 +68,12 @@ describe.each(['memory', 'redis', 'cluster'] as const)('hold and settle on the %
     const hold = await limiter.hold('user-1', { cost: { tokens: 300 } });
     expect(remainingOf(hold.decision)).toEqual([4, 700]);
     // 450 more tokens than estimated, beyond what the estimate of the next one allows.
-    expect(remainingOf(await hold.settle({ tokens: 750 }))).toEqual([3, 249]);
+    expect(remainingOf(await hold.settle({ tokens: 750 }))).toEqual([4, 250]);
     expect((await limiter.hold('user-1', { cost: { tokens: 300 } })).status).toBe('denied');
     const small = await limiter.consume('user-1', { cost: { requests: 1, tokens: 250 } });
     expect(remainingOf(small)).toEqual([3, 0]);
     const unused = await limiter.hold('user-1', { cost: { tokens: 0 } });
-    expect(remainingOf(await unused.cancel())).toEqual([2, 0]);
+    expect(remainingOf(await unused.cancel())).toEqual([3, 0]);
   });
 
   it('releases the slot of a concurrency limit on settle', async () => {

@@ -5,8 +5,8 @@ import { allowedFlags, virtualLimiter } from '../helpers/virtual-limiter.js';
 
 const storeNamed = useBackends();
 
-// A penalty charges even beyond the limit and is never refused; it reports what a request of cost
-// 1 would now get, as a refund does.
+// A penalty charges even beyond the limit and is never refused; it reports what is left now (and
+// whether a request of cost 1 would pass), as a refund does.
 describe.each(['memory', 'redis', 'cluster'] as const)('penalty on the %s store', (name) => {
   const setup = (rule: Parameters<typeof virtualLimiter>[1]) => {
     const limited = virtualLimiter(storeNamed(name), rule);
@@ -39,8 +39,8 @@ describe.each(['memory', 'redis', 'cluster'] as const)('penalty on the %s store'
     expect(await penalty(5)).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 1000, resetAfterMs: 1000 });
     advance(600);
     expect(await limiter.refund('user-1', { cost: 2 })).toMatchObject({ allowed: false, remaining: 0 });
-    // Back to the limit of 3: a request of cost 1 would pass, leaving 0.
-    expect(await limiter.refund('user-1', { cost: 1 })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 400 });
+    // A count of 2 in a limit of 3: one left.
+    expect(await limiter.refund('user-1', { cost: 1 })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 400 });
     advance(400);
     expect(allowedFlags(await virtualBurst(limiter, 4))).toEqual([true, true, true, false]);
   });
@@ -62,7 +62,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('penalty on the %s store'
     advance(100);
     expect(await penalty(50)).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 1000, resetAfterMs: 1000 });
     // The 3 entries kept of the penalty all slide out a window after it: a refund of 3 removes them.
-    expect(await limiter.refund('user-1', { cost: 3 })).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await limiter.refund('user-1', { cost: 3 })).toMatchObject({ allowed: true, remaining: 2 });
   });
 
   it('leaky bucket (policing): the level rises past the burst and drains at the rate', async () => {
@@ -81,7 +81,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('penalty on the %s store'
 
   it('a concurrency limit counts requests in flight, not work: it reports a peek and changes nothing', async () => {
     const { limiter, penalty } = setup({ limits: [{ name: 'slots', algorithm: 'concurrency', limit: 2, leaseTtl: '1m' }] });
-    expect(await penalty(5)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await penalty(5)).toMatchObject({ allowed: true, remaining: 2 });
     expect(allowedFlags([await limiter.consume('user-1'), await limiter.consume('user-1')])).toEqual([true, true]);
   });
 
@@ -94,7 +94,15 @@ describe.each(['memory', 'redis', 'cluster'] as const)('penalty on the %s store'
     });
     const decision = await penalty(12);
     expect(decision).toMatchObject({ allowed: false, limitName: 'per-second', retryAfterMs: 1000 });
-    expect(decision.limits.map((limit) => limit.remaining)).toEqual([0, 87]);
+    expect(decision.limits.map((limit) => limit.remaining)).toEqual([0, 88]);
+    expect((await limiter.consume('user-1')).allowed).toBe(false);
+  });
+
+  it('limiter.penalty takes the cost as consume does, 1 by default, and refuses a bad one', async () => {
+    const { limiter } = setup({ algorithm: 'fixed-window', limit: 3, window: '1s' });
+    expect(await limiter.penalty('user-1')).toMatchObject({ allowed: true, remaining: 2 });
+    expect(await limiter.penalty('user-1', { cost: 4 })).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 1000 });
+    await expect(limiter.penalty('user-1', { cost: 0 })).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_COST', field: 'cost' });
     expect((await limiter.consume('user-1')).allowed).toBe(false);
   });
 });

@@ -75,11 +75,11 @@ describe.each(['memory', 'redis', 'cluster'] as const)('published references on 
         cell.at(at);
         if (num === 13) {
           // Case 12 (quantity 0): redis-cell reports the state as is (4 left, full in 1 s); a peek
-          // reports what a request of cost 1 would get: 3 left, full in 2 s.
+          // reports what is left as is, and when the limit would be full after a request of cost 1: in 2 s.
           expect(report(await cell.limiter.peek('user-1')), 'case 12').toEqual({
             allowed: true,
             limit: 5,
-            remaining: 3,
+            remaining: 4,
             resetAfterMs: 2000,
             retryAfterMs: 0,
           });
@@ -116,13 +116,13 @@ describe.each(['memory', 'redis', 'cluster'] as const)('published references on 
       });
     });
 
-    it('TestAllowN_IncrementZero (AllowN 0 → peek, which reports a request of cost 1)', async () => {
+    it('TestAllowN_IncrementZero (AllowN 0 → peek, which reports what is left)', async () => {
       const { limiter } = setup(perSecond10);
-      // redis_rate: remaining 10, reset 0; a cost-1 request would leave 9, full again in 100 ms.
-      expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 9, resetAfterMs: 100 });
+      // redis_rate: remaining 10, reset 0; a peek: 10 left, full again 100 ms after a request of cost 1.
+      expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 10, resetAfterMs: 100 });
       expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, remaining: 9, resetAfterMs: 100 });
-      // redis_rate: remaining 9, reset 100 ms.
-      expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 8, resetAfterMs: 200 });
+      // redis_rate: remaining 9, reset 100 ms; a peek's reset counts one more request: 200 ms.
+      expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 9, resetAfterMs: 200 });
     });
 
     it('TestRetryAfter: 1 per ms, burst 1: a denial never asks for more than 1 ms', async () => {

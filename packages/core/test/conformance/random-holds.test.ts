@@ -78,11 +78,16 @@ function modelled(limiter: Limiter, now: () => number): Player {
       holds.push({ decision, cost, open: decision.charge !== undefined });
       return { ...decision };
     },
-    settle(index, actual = 0) {
+    async settle(index, actual = 0) {
       const hold = holds[index]!;
       const open = hold.open && now() < hold.decision.decidedAtMs + TTL_MS;
       hold.open = false;
-      if (!open || actual === hold.cost) return limiter.peek('client');
+      if (!open) return limiter.peek('client');
+      if (actual === hold.cost) {
+        // The store's settle at the estimate changes nothing, and reports as a refund does: no `found`, a peek's alone.
+        const { found: _, ...unchanged } = await limiter.peek('client');
+        return unchanged;
+      }
       if (actual < hold.cost) return limiter.refund('client', { charge: hold.decision, cost: hold.cost - actual });
       return callsOf(limiter).penalty('client', actual - hold.cost);
     },

@@ -13,7 +13,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
     const { limiter, burst, advance } = setup({ algorithm: 'fixed-window', limit: 2, window: 300 });
     const [early] = await burst(1);
     // A refund reports what a request of cost 1 would now get: it would leave 1.
-    expect(await limiter.refund('user-1', { charge: early! })).toMatchObject({ remaining: 1, resetAfterMs: 300 });
+    expect(await limiter.refund('user-1', { charge: early! })).toMatchObject({ remaining: 2, resetAfterMs: 300 });
     const [late] = await burst(1);
     advance(400);
     expect(allowedFlags(await burst(2))).toEqual([true, true]);
@@ -46,7 +46,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
     // t = 1100: `first` slid out; `second` (t = 500) and the newest (t = 1100) are live.
     expect(allowedFlags(await burst(1))).toEqual([true]);
     expect(await limiter.refund('user-1', { charge: first! })).toMatchObject({ allowed: false, remaining: 0 });
-    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 1000 });
+    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 1000 });
     expect(allowedFlags(await burst(1))).toEqual([true]);
     // The entry of t = 1100 is still there: the next slot frees when it slides out.
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: false, retryAfterMs: 1000 });
@@ -56,22 +56,22 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
     const { limiter, burst, advance } = setup({ qps: 10, burst: 2 });
     const [first, second] = await burst(2);
     advance(50);
-    // TAT 200 ms; `second`'s 100 ms interval, half emitted, gives back 50 ms: TAT 150 (a peek's 250).
-    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 200 });
+    // TAT 200 ms; `second`'s 100 ms interval, half emitted, gives back 50 ms: TAT 150, 1 left.
+    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 200 });
     advance(80);
     // t = 130: `first` was emitted by t = 100, the TAT stays at 150.
-    expect(await limiter.refund('user-1', { charge: first! })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 120 });
+    expect(await limiter.refund('user-1', { charge: first! })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 120 });
   });
 
   it('token bucket: puts back what of the charge the refill has not made up for', async () => {
     const { limiter, burst, advance } = setup({ algorithm: 'token-bucket', capacity: 2, refillPerSecond: 10 });
     const [first, second] = await burst(2);
     advance(50);
-    // Half a token refilled; `second` still holds half of its token: 1 token (a peek's 0).
-    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 200 });
+    // Half a token refilled; `second` still holds half of its token: 1 token left.
+    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 200 });
     advance(80);
     // t = 130: the refill made up for `first`; 1.8 tokens stay.
-    expect(await limiter.refund('user-1', { charge: first! })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 120 });
+    expect(await limiter.refund('user-1', { charge: first! })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 120 });
   });
 
   it('leaky bucket policing: takes out what of the charge has not drained', async () => {
@@ -79,10 +79,10 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
     const [first, second] = await burst(2);
     advance(50);
     // Level 150 ms of drain; `second` has 50 of its 100 left to drain.
-    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 200 });
+    expect(await limiter.refund('user-1', { charge: second! })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 200 });
     advance(80);
     // t = 130: `first` has drained; the level (20 ms) stays.
-    expect(await limiter.refund('user-1', { charge: first! })).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 120 });
+    expect(await limiter.refund('user-1', { charge: first! })).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 120 });
   });
 
   it('leaky bucket shaping: frees what of the charge is not yet past', async () => {
@@ -101,20 +101,20 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
     const { limiter, burst } = setup({ algorithm: 'fixed-window', limit: 5, window: '1s' });
     await burst(1);
     const [charged] = await burst(1, 3);
-    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 3 });
+    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 4 });
     const [again] = await burst(1, 2);
-    expect(await limiter.refund('user-1', { charge: again!, cost: 5 })).toMatchObject({ remaining: 3 });
+    expect(await limiter.refund('user-1', { charge: again!, cost: 5 })).toMatchObject({ remaining: 4 });
   });
 
   it('a charge is given back once: the refund spends it, in part or whole', async () => {
     const { limiter, burst } = setup({ algorithm: 'sliding-window-log', limit: 5, window: '1s' });
     const [charged] = await burst(1, 3);
     await burst(1);
-    expect(await limiter.refund('user-1', { charge: charged!, cost: 1 })).toMatchObject({ remaining: 1 });
+    expect(await limiter.refund('user-1', { charge: charged!, cost: 1 })).toMatchObject({ remaining: 2 });
     expect(charged!.charge).toMatchObject({ cost: 2 });
-    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 3 });
+    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 4 });
     expect(charged!.charge).toBeUndefined();
-    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 3 });
+    expect(await limiter.refund('user-1', { charge: charged! })).toMatchObject({ remaining: 4 });
     expect(allowedFlags(await burst(5))).toEqual([true, true, true, true, false]);
   });
 
@@ -130,8 +130,8 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
     await burst(1);
     const refund = await limiter.refund('user-1', { charge: charged! });
     expect(refund.limits.map((l) => [l.name, l.remaining])).toEqual([
-      ['window', 1],
-      ['log', 1],
+      ['window', 2],
+      ['log', 2],
     ]);
   });
 

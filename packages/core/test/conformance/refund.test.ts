@@ -10,17 +10,17 @@ describe.each(['memory', 'redis', 'cluster'] as const)('refund on the %s store',
   it('gcra: the TAT moves back by the cost, never before now', async () => {
     const { limiter, burst } = setup({ qps: 10, burst: 5 });
     await burst(5);
-    expect(await limiter.refund('user-1', { cost: 2 })).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await limiter.refund('user-1', { cost: 2 })).toMatchObject({ allowed: true, remaining: 2 });
     expect(allowedFlags(await burst(3))).toEqual([true, true, false]);
-    expect(await limiter.refund('user-1', { cost: 100 })).toMatchObject({ allowed: true, remaining: 4, resetAfterMs: 100 });
+    expect(await limiter.refund('user-1', { cost: 100 })).toMatchObject({ allowed: true, remaining: 5, resetAfterMs: 100 });
     expect(allowedFlags(await burst(6))).toEqual([true, true, true, true, true, false]);
   });
 
   it('token bucket: tokens come back, up to the capacity', async () => {
     const { limiter, burst } = setup({ algorithm: 'token-bucket', capacity: 5, refillPerSecond: 1 });
     await burst(5);
-    expect(await limiter.refund('user-1', { cost: 3 })).toMatchObject({ allowed: true, remaining: 2 });
-    expect(await limiter.refund('user-1', { cost: 100 })).toMatchObject({ allowed: true, remaining: 4 });
+    expect(await limiter.refund('user-1', { cost: 3 })).toMatchObject({ allowed: true, remaining: 3 });
+    expect(await limiter.refund('user-1', { cost: 100 })).toMatchObject({ allowed: true, remaining: 5 });
     expect(allowedFlags(await burst(6))).toEqual([true, true, true, true, true, false]);
   });
 
@@ -28,9 +28,9 @@ describe.each(['memory', 'redis', 'cluster'] as const)('refund on the %s store',
     const { limiter, burst, advance } = setup({ algorithm: 'fixed-window', limit: 3, window: '1s' });
     await burst(3);
     advance(400);
-    expect(await limiter.refund('user-1')).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 600 });
+    expect(await limiter.refund('user-1')).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 600 });
     expect(allowedFlags(await burst(2))).toEqual([true, false]);
-    expect(await limiter.refund('user-1', { cost: 5 })).toMatchObject({ remaining: 2 });
+    expect(await limiter.refund('user-1', { cost: 5 })).toMatchObject({ remaining: 3 });
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, remaining: 2, resetAfterMs: 600 });
   });
 
@@ -42,17 +42,17 @@ describe.each(['memory', 'redis', 'cluster'] as const)('refund on the %s store',
     }
     advance(-50);
     // t = 250: the entry of t = 200 goes, those of t = 0 and 100 stay.
-    expect(await limiter.refund('user-1')).toMatchObject({ allowed: true, remaining: 0, resetAfterMs: 1000 });
+    expect(await limiter.refund('user-1')).toMatchObject({ allowed: true, remaining: 1, resetAfterMs: 1000 });
     advance(50);
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, remaining: 0 });
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: false, retryAfterMs: 700 });
-    expect(await limiter.refund('user-1', { cost: 10 })).toMatchObject({ allowed: true, remaining: 2, resetAfterMs: 1000 });
+    expect(await limiter.refund('user-1', { cost: 10 })).toMatchObject({ allowed: true, remaining: 3, resetAfterMs: 1000 });
   });
 
   it('sliding-window-counter: the current count drops; the previous window cannot be refunded', async () => {
     const { limiter, burst, advance } = setup({ algorithm: 'sliding-window-counter', limit: 5, window: '1s' });
     await burst(5);
-    expect(await limiter.refund('user-1', { cost: 2 })).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await limiter.refund('user-1', { cost: 2 })).toMatchObject({ allowed: true, remaining: 2 });
     expect(allowedFlags(await burst(3))).toEqual([true, true, false]);
     advance(1000);
     expect(await limiter.refund('user-1', { cost: 3 })).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 200 });
@@ -61,9 +61,9 @@ describe.each(['memory', 'redis', 'cluster'] as const)('refund on the %s store',
   it('leaky-bucket policing: the level drops, not below empty', async () => {
     const { limiter, burst } = setup({ algorithm: 'leaky-bucket', rate: 1, burst: 3 });
     await burst(3);
-    expect(await limiter.refund('user-1')).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.refund('user-1')).toMatchObject({ allowed: true, remaining: 1 });
     expect(allowedFlags(await burst(2))).toEqual([true, false]);
-    expect(await limiter.refund('user-1', { cost: 10 })).toMatchObject({ allowed: true, remaining: 2, resetAfterMs: 1000 });
+    expect(await limiter.refund('user-1', { cost: 10 })).toMatchObject({ allowed: true, remaining: 3, resetAfterMs: 1000 });
   });
 
   it('leaky-bucket shaping: the last slots are freed, never one already past', async () => {
@@ -71,7 +71,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('refund on the %s store',
     expect((await burst(3)).map((d) => d.delayMs)).toEqual([0, 100, 200]);
     expect(await limiter.refund('user-1')).toMatchObject({ allowed: true, delayMs: 200 });
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, delayMs: 200 });
-    expect(await limiter.refund('user-1', { cost: 100 })).toMatchObject({ allowed: true, delayMs: 0, remaining: 10 });
+    expect(await limiter.refund('user-1', { cost: 100 })).toMatchObject({ allowed: true, delayMs: 0, remaining: 11 });
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, delayMs: 0 });
   });
 
@@ -85,11 +85,11 @@ describe.each(['memory', 'redis', 'cluster'] as const)('refund on the %s store',
     await burst(2);
     const refund = await limiter.refund('user-1');
     expect(refund.limits.map((l) => [l.name, l.remaining])).toEqual([
-      ['second', 0],
-      ['minute', 1],
+      ['second', 1],
+      ['minute', 2],
     ]);
     expect(allowedFlags(await burst(2))).toEqual([true, false]);
-    expect((await limiter.peek('user-1')).limits[1]).toMatchObject({ remaining: 0 });
+    expect((await limiter.peek('user-1')).limits[1]).toMatchObject({ remaining: 1 });
   });
 
   it('rejects a bad cost like consume does', async () => {

@@ -1,4 +1,4 @@
-import { createLimiter, type Decision, type Limiter, type RuleSpec, type Store } from '../../src/index.js';
+import { createLimiter, type Decision, type Limiter, type LimiterOptions, type RuleSpec, type Store } from '../../src/index.js';
 import { groupMemberOf } from '../../src/limiter.js';
 import type { LimiterCalls } from '../../src/limiter-calls.js';
 import { STORE_SEMANTICS } from './stores.js';
@@ -11,7 +11,12 @@ export type TraceStep =
   /** Charges `cost` even beyond the limit (the store's 'penalty'). */
   | { op: 'penalty'; advanceMs: number; cost: number }
   /** Refunds the charge of a consume admitted earlier in the trace (`chargeIndex` says which). */
-  | { op: 'refund-charge'; advanceMs: number; pick: number };
+  | { op: 'refund-charge'; advanceMs: number; pick: number }
+  /** `limiter.block` (a rule with `blockDuration` only). */
+  | { op: 'block'; advanceMs: number; durationMs: number };
+
+/** A rule a trace is played on, and its block. */
+export type TracedRule = RuleSpec & Pick<LimiterOptions, 'blockDuration'>;
 
 let traceCounter = 0;
 
@@ -32,7 +37,7 @@ export function chargeIndex(steps: readonly TraceStep[], decisions: readonly Dec
  * gets its own key prefix so traces never share state. Charges are `comparable`, so runs on two
  * stores compare.
  */
-export async function playTrace(store: Store, rule: RuleSpec, steps: readonly TraceStep[], startMs: number): Promise<Decision[]> {
+export async function playTrace(store: Store, rule: TracedRule, steps: readonly TraceStep[], startMs: number): Promise<Decision[]> {
   let now = startMs;
   const prefix = `trace${process.pid}-${traceCounter++}`;
   const limiter = createLimiter({ ...rule, store, clock: () => now, prefix, ...STORE_SEMANTICS });
@@ -59,6 +64,8 @@ function playStep(limiter: Limiter, step: TraceStep, charged: number | undefined
       return callsOf(limiter).penalty('client', step.cost);
     case 'refund-charge':
       return charged === undefined ? limiter.peek('client') : limiter.refund('client', { charge: played[charged]! });
+    case 'block':
+      return limiter.block('client', step.durationMs);
     default:
       return limiter.reset('client');
   }

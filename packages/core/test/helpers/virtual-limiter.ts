@@ -1,10 +1,11 @@
-import { createLimiter, type Decision, type RuleSpec, type Store } from '../../src/index.js';
+import { createLimiter, type Decision, type Store } from '../../src/index.js';
 import { STORE_SEMANTICS } from './stores.js';
+import type { TracedRule } from './trace.js';
 
 let prefixCounter = 0;
 
 /** A limiter on `store` under a virtual clock the test moves; each call gets its own key prefix. */
-export function virtualLimiter(store: Store, rule: RuleSpec, startMs = Date.UTC(2026, 5, 1, 12)) {
+export function virtualLimiter(store: Store, rule: TracedRule, startMs = Date.UTC(2026, 5, 1, 12)) {
   let now = startMs;
   const limiter = createLimiter({ ...rule, store, clock: () => now, prefix: `vl${process.pid}-${prefixCounter++}`, ...STORE_SEMANTICS });
   return {

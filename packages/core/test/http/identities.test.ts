@@ -91,6 +91,18 @@ describe.each(backends)('the keyed operations of an HTTP limiter, on %s', (_name
     expect((await http.check(request('203.0.113.7', 'ann'))).action).toBe('reject');
   });
 
+  it('penalty and block take the user key, and the client address grouped as requests are', async () => {
+    const http = limiterOf({ key: byUser, blockDuration: '1m' });
+    expect(await http.limiter.penalty('ann', { cost: 5 })).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await http.check(request('203.0.113.7', 'ann'))).action).toBe('reject');
+    expect(await http.limiter.block('ip:2001:db8:aa:1::1', '1m')).toMatchObject({ allowed: false, retryAfterMs: 60_000 });
+    expect((await http.check(request('2001:db8:aa:1:ffff::9'))).action).toBe('reject');
+    expect((await http.check(request('2001:db8:aa:2::1'))).action).toBe('pass');
+    const byAddress = limiterOf({ blockDuration: 0 });
+    await byAddress.limiter.block('::ffff:203.0.113.7', '1m');
+    expect((await byAddress.check(request('203.0.113.7'))).action).toBe('reject');
+  });
+
   it('refuses what names no client, instead of resolving and changing nothing', async () => {
     const http = limiterOf();
     await expect(http.limiter.reset('k1')).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_KEY', field: 'key' });

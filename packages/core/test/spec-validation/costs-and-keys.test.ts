@@ -19,7 +19,7 @@ describe('invalid costs and keys reject the call with a coded error', () => {
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2'])('a rejected cost %s consumed nothing', async (cost) => {
     const key = `fresh-${String(cost)}`;
     await limiter.consume(key, { cost: cost as number }).catch(() => {});
-    expect(await limiter.peek(key)).toMatchObject({ remaining: 4, resetAfterMs: 100 });
+    expect(await limiter.peek(key)).toMatchObject({ remaining: 5, resetAfterMs: 100 });
   });
 
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2'])('a rejected refund of %s gave nothing back', async (cost) => {
@@ -28,6 +28,6 @@ describe('invalid costs and keys reject the call with a coded error', () => {
     const key = `charged-${String(cost)}`;
     await limiter.consume(key, { cost: 2 });
     await limiter.refund(key, { cost: cost as number }).catch(() => {});
-    expect(await limiter.peek(key)).toMatchObject({ remaining: 2, resetAfterMs: 300 });
+    expect(await limiter.peek(key)).toMatchObject({ remaining: 3, resetAfterMs: 300 });
   });
 });

@@ -1,4 +1,3 @@
-import type { Decision } from '@tollgate/core';
 import type { CompiledDomain } from '../config/domain.js';
 import { type DescriptorEntry, matchDescriptor } from '../config/match.js';
 import type { CompiledLimit } from '../config/rate-limit.js';
@@ -111,10 +110,8 @@ async function decide(plan: Plan): Promise<DescriptorOutcome> {
   if (plan.kind !== 'check') return plan.kind === 'blocked' ? { kind: 'blocked', limit: plan.limit } : { kind: plan.kind };
   const { limiter } = plan.limit;
   if (plan.cost > 0) return { kind: 'decided', limit: plan.limit, decision: await limiter!.consume(plan.identity, { cost: plan.cost }) };
-  // hits_addend 0 checks without counting: whether one more would pass, and what is left now (a peek reports what a request of 1 would leave).
-  const peeked = await limiter!.peek(plan.identity);
-  const decision: Decision = peeked.allowed ? { ...peeked, remaining: Math.min(peeked.limit, peeked.remaining + 1) } : peeked;
-  return { kind: 'decided', limit: plan.limit, decision };
+  // hits_addend 0 checks without counting: whether one more would pass, and what is left now.
+  return { kind: 'decided', limit: plan.limit, decision: await limiter!.peek(plan.identity) };
 }
 
 function report(

@@ -52,9 +52,9 @@ async function hangUp(server: Server, path: string, ready: () => boolean): Promi
 const slotFree = (limit: { limiter: ContractLimiter }) =>
   vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).allowed).toBe(true), EVENTUALLY);
 
-/** Resolves once nothing of the 2-unit window is spent (a refund landed): a peek leaves 1 after itself. */
+/** Resolves once nothing of the 2-unit window is spent (a refund landed): both units are left. */
 const nothingSpent = (limit: { limiter: ContractLimiter }) =>
-  vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).remaining).toBe(1), EVENTUALLY);
+  vi.waitFor(async () => expect((await limit.limiter.peek(IDENTITY)).remaining).toBe(2), EVENTUALLY);
 
 export function inFlightCases<Limit extends { limiter: ContractLimiter }, Store>(
   adapter: HttpAdapter<Limit, Store>,
@@ -142,7 +142,7 @@ function concurrencyCases<Limit extends { limiter: ContractLimiter }>({ rateLimi
       await slotFree(limit);
     }
     // Three requests went through the rate limit; the in-flight slot came back after each.
-    expect((await limit.limiter.peek(IDENTITY)).limits.map((part) => part.remaining)).toEqual([6, 0]);
+    expect((await limit.limiter.peek(IDENTITY)).limits.map((part) => part.remaining)).toEqual([7, 1]);
   });
 }
 
@@ -223,8 +223,8 @@ function lateRefundCases<Limit extends { limiter: ContractLimiter }>({ rateLimit
     await request(server).get('/?fail').expect(401);
     slow.open();
     expect((await first).status).toBe(200);
-    // The barrier keeps the 2 failures; a peek leaves 7 after itself.
-    await vi.waitFor(async () => expect((await barrier.limiter.peek(IDENTITY)).remaining).toBe(7), EVENTUALLY);
+    // The barrier keeps the 2 failures: 8 of its 10 are left.
+    await vi.waitFor(async () => expect((await barrier.limiter.peek(IDENTITY)).remaining).toBe(8), EVENTUALLY);
     await request(server).get('/?fail').expect(429);
   });
 }

@@ -14,7 +14,7 @@ describeTraces('leaky-bucket reference traces', (setup) => {
     advance(1);
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, remaining: 0 });
     advance(10_000);
-    expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 2, resetAfterMs: 500 });
+    expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 3, resetAfterMs: 500 });
   });
 
   it('leaky-bucket shaping 10/s (nginx limit_req burst without nodelay): 10 simultaneous requests leave 100 ms apart', async () => {

@@ -49,6 +49,6 @@ describeTraces('multi-limit rule reference traces', (setup) => {
     const denied = await limiter.consume('user-1');
     expect(denied).toMatchObject({ allowed: false, limitName: 'minute', delayMs: 0 });
     expect(denied.limits[0]).toMatchObject({ name: 'shaper', allowed: true, remaining: 8 });
-    expect((await limiter.peek('user-1')).limits[0]).toMatchObject({ delayMs: 300, remaining: 7 });
+    expect((await limiter.peek('user-1')).limits[0]).toMatchObject({ delayMs: 300, remaining: 8 });
   });
 });

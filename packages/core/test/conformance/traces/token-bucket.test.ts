@@ -14,7 +14,7 @@ describeTraces('token-bucket reference traces', (setup) => {
     expect(await limiter.consume('user-1', { cost: 4 })).toMatchObject({ allowed: false, remaining: 3, retryAfterMs: 200 });
     expect(await limiter.consume('user-1', { cost: 3 })).toMatchObject({ allowed: true, remaining: 0 });
     advance(10_000);
-    expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 19, resetAfterMs: 200 });
+    expect(await limiter.peek('user-1')).toMatchObject({ allowed: true, remaining: 20, resetAfterMs: 200 });
     expect(await limiter.consume('user-1', { cost: 21 })).toMatchObject({ allowed: false, retryAfterMs: Infinity });
   });
 
