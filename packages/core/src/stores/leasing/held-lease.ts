@@ -53,7 +53,9 @@ export class HeldLease {
   /** Takes back `units` a refund of a decision it answered gave back (never more than it spent). */
   restore(units: number, nowMs: number): StoreResult {
     this.left = Math.min(this.operation.cost, this.left + units);
-    return { committed: false, outcomes: this.outcomesAt(nowMs), decidedAtMs: this.atMs };
+    // A refund reports as a store does: what a request of cost 1 would leave (at least one unit is back).
+    const outcomes = this.outcomesAt(nowMs).map((outcome) => ({ ...outcome, remaining: outcome.remaining - 1 }));
+    return { committed: false, outcomes, decidedAtMs: this.atMs };
   }
 
   /**
