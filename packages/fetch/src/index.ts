@@ -3,5 +3,6 @@ export { createAdaptiveFetch, defaultFetchOutcome } from './adaptive-fetch.js';
 export type { RetryPolicy, ThrottledFetchEvents, ThrottledFetchOptions } from './options.js';
 export type { ThrottledFetch } from './throttled-fetch.js';
 export { createThrottledFetch } from './throttled-fetch.js';
-export type { IgnoredHeader, UpstreamLimits, UpstreamPolicy } from './upstream-headers.js';
+export type { BudgetUnit, UpstreamBudget } from './token-budgets.js';
+export type { BudgetHeadroom, IgnoredHeader, UpstreamLimits, UpstreamPolicy } from './upstream-headers.js';
 export { readUpstreamLimits } from './upstream-headers.js';

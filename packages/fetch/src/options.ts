@@ -1,5 +1,6 @@
 import { type Clock, type Limiter, MemoryStore, parseDuration, refuseUnknownFields, type Store, TollgateError } from '@tollgate/core';
-import type { IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
+import { BUDGET_UNITS, type BudgetUnit, type UpstreamBudget } from './token-budgets.js';
+import type { BudgetHeadroom, IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. Default 2. */
@@ -19,6 +20,8 @@ export interface ThrottledFetchEvents {
   ignoredHeader?: (event: IgnoredHeader & { key: string }) => void;
   /** The upstream's `RateLimit-Policy`, as it was read. */
   policy?: (event: { key: string; policies: UpstreamPolicy[] }) => void;
+  /** The upstream's per-unit budgets (OpenAI- or Anthropic-style headers), as one answer gave them. */
+  budget?: (event: { key: string; budgets: UpstreamBudget[] }) => void;
 }
 
 export interface ThrottledFetchOptions {
@@ -36,6 +39,12 @@ export interface ThrottledFetchOptions {
   maxPause?: number | string;
   /** How 429 and 503 answers to idempotent requests are retried; `false`: never. */
   retry?: RetryPolicy | false;
+  /**
+   * Per unit (`requests`, `tokens`, `input-tokens`, `output-tokens`), the budget the upstream must
+   * still have left for calls to go on: an answer saying no more than this remains pauses the key until
+   * the budget resets. Set it to what the calls in flight at once may spend, so none is refused. Default 0 for every unit.
+   */
+  headroom?: BudgetHeadroom;
   /** The fetch that sends the calls. Default `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Times the local pause cache and backoff; tests pass a virtual clock. Default Date.now (pauses on Redis use its clock). */
@@ -53,6 +62,7 @@ export interface ResolvedOptions {
   retryLimit: number;
   retryMethods: ReadonlySet<string>;
   backoffMs: number;
+  headroom: BudgetHeadroom;
   fetch: typeof fetch;
   clock: Clock | undefined;
   events: ThrottledFetchEvents;
@@ -67,15 +77,17 @@ const OPTION_FIELDS = {
   maxWait: true,
   maxPause: true,
   retry: true,
+  headroom: true,
   fetch: true,
   clock: true,
   events: true,
 } as const satisfies Record<keyof ThrottledFetchOptions, true>;
 const RETRY_FIELDS = { limit: true, methods: true, backoff: true } as const satisfies Record<keyof RetryPolicy, true>;
-const EVENT_FIELDS = { pause: true, retry: true, ignoredHeader: true, policy: true } as const satisfies Record<
+const EVENT_FIELDS = { pause: true, retry: true, ignoredHeader: true, policy: true, budget: true } as const satisfies Record<
   keyof ThrottledFetchEvents,
   true
 >;
+const HEADROOM_FIELDS = Object.fromEntries(BUDGET_UNITS.map((unit) => [unit, true])) as Record<BudgetUnit, true>;
 
 const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'];
 
@@ -109,10 +121,20 @@ export function resolveOptions(options: ThrottledFetchOptions): ResolvedOptions 
     retryLimit,
     retryMethods: new Set(methods.map((m) => m.toUpperCase())),
     backoffMs: duration((retry === false ? undefined : retry.backoff) ?? 1000, 'retry.backoff'),
+    headroom: resolveHeadroom(options.headroom ?? {}),
     fetch: fetchImpl,
     clock: options.clock,
     events,
   };
+}
+
+function resolveHeadroom(headroom: BudgetHeadroom): BudgetHeadroom {
+  if (typeof headroom !== 'object' || headroom === null) throw invalid('headroom', 'must be an object of units', headroom);
+  refuseUnknownFields(headroom, HEADROOM_FIELDS, 'headroom.');
+  for (const [unit, count] of Object.entries(headroom)) {
+    if (!Number.isSafeInteger(count) || count < 0) throw invalid(`headroom.${unit}`, 'must be a whole number of 0 or more', count);
+  }
+  return headroom;
 }
 
 function duration(value: unknown, field: string): number {

@@ -79,9 +79,10 @@ interface Learnt {
 /** Reads the answer's headers, reports what it ignored, pauses the key if asked. */
 async function learn(options: ResolvedOptions, pauses: SharedPause, key: string, response: Response): Promise<Learnt> {
   const { events } = options;
-  const limits = readUpstreamLimits(response.status, response.headers, Date.now(), options.maxPauseMs);
+  const limits = readUpstreamLimits(response.status, response.headers, Date.now(), options.maxPauseMs, options.headroom);
   for (const ignored of limits.ignored) events.ignoredHeader?.({ key, ...ignored });
   if (limits.policies.length > 0) events.policy?.({ key, policies: limits.policies });
+  if (limits.budgets.length > 0) events.budget?.({ key, budgets: limits.budgets });
   const retryAfterIgnored = limits.ignored.some((ignored) => ignored.header === 'retry-after');
   if (limits.pauseMs <= 0) return { pauseMs: 0, retryAfterIgnored };
   events.pause?.({ key, pauseMs: limits.pauseMs, header: limits.pauseFrom!, status: response.status });
