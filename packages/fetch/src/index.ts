@@ -6,3 +6,6 @@ export { createThrottledFetch } from './throttled-fetch.js';
 export type { BudgetUnit, UpstreamBudget } from './token-budgets.js';
 export type { BudgetHeadroom, IgnoredHeader, UpstreamLimits, UpstreamPolicy } from './upstream-headers.js';
 export { readUpstreamLimits } from './upstream-headers.js';
+export type { TokenUsage } from './usage.js';
+export type { WatchedResponse } from './watch-usage.js';
+export { watchUsage } from './watch-usage.js';
