@@ -37,7 +37,7 @@ async function serving(contentType: string, chunks: string[]): Promise<string> {
 describe('watchUsage', () => {
   it('reads the usage of a JSON answer, the body unchanged', async () => {
     const { response, usage } = watchUsage(await chat(false));
-    const body = await response.json();
+    const body = (await response.json()) as { usage: object };
     expect(body.usage).toEqual({ prompt_tokens: 10, completion_tokens: 7, total_tokens: 17 });
     expect(await usage).toEqual({ input: 10, output: 7, total: 17 });
     expect(response.status).toBe(200);
