@@ -77,6 +77,14 @@ export class LimiterCalls {
     return this.run('refund', key, cost, '', this.config.limits, charge);
   }
 
+  /**
+   * Charges `cost` to every limit even beyond the limit, never refused (see the store's
+   * 'penalty'); named by a token of its own where the rule keeps members per request.
+   */
+  penalty(key: string, cost: number): Promise<Decision> {
+    return this.run('penalty', key, cost, this.needsToken ? uniqueToken() : '');
+  }
+
   /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`, named by the key as stored. */
   consume(key: string, cost: number, checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
     if (!this.needsToken) return this.run('consume', key, cost, '', checked);

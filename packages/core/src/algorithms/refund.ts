@@ -19,10 +19,10 @@ export function heldByCharge(charge: Charge | undefined, nowMs: number, unit: nu
 }
 
 /**
- * What a refund reports: the state it leaves (`next`, kept `ttlMs`; undefined when there was
- * nothing to give back) and the decision a request of cost 1 would now get, as a peek would.
+ * What a refund or a penalty reports: the state it leaves (`next`, kept `ttlMs`; undefined when
+ * there was nothing to change) and the decision a request of cost 1 would now get, as a peek would.
  */
-export function refunded<P, S>(
+export function leftAfter<P, S>(
   algorithm: Pick<Algorithm<P, S>, 'step'>,
   state: S | undefined,
   next: S | undefined,
@@ -42,5 +42,5 @@ export function nothingToRefund<P, S>(
   nowMs: number,
   params: P,
 ): StepResult<S> {
-  return refunded(algorithm, state, undefined, 0, nowMs, params);
+  return leftAfter(algorithm, state, undefined, 0, nowMs, params);
 }

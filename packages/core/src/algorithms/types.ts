@@ -120,6 +120,13 @@ export interface Algorithm<P, S, F extends SpecFields = SpecFields, N extends st
    * Without `refund` an algorithm cannot give capacity back and a refund reports a peek.
    */
   refund?(state: S | undefined, nowMs: number, params: P, cost: number, charge?: Charge): StepResult<S>;
+  /**
+   * Charges `cost` even beyond the limit, never refusing (work already done: the next caller
+   * pays). `next` is the state left behind, kept `ttlMs`; the outcome is what a request of cost 1
+   * would now get. `token` names members as `step`'s does. Without `penalty` (a concurrency
+   * limit counts requests in flight, not work done) a penalty reports a peek.
+   */
+  penalty?(state: S | undefined, nowMs: number, params: P, cost: number, token: string): StepResult<S>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds algorithms of every param, state and field type

@@ -3,7 +3,7 @@
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
---   `token`, then peek | 'f' refund | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
+--   `token`, then peek | 'f' refund | 'n' penalty | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
 --   rules above), and 't' when its ops carry a token, else '';
 --   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
 --   the shape says so (a string unique to the op, for algorithms that store per-request members),
@@ -26,6 +26,7 @@
 -- verdicts. Its packed key is then read once and written once.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
 -- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
+-- A penalty ('n') does the same with each limit's `penalty`, which charges even beyond the limit.
 -- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
 -- the id in front of its reply.
 local slack = tonumber(ARGV[1])
@@ -223,7 +224,7 @@ local shapes
 shapes, a = read_shapes(rules, a)
 local first_kind = shapes[ARGV[a + 1]].kind
 local fetched = NOTHING
-if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'l' then fetched = check_types(shapes, a) end
+if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 'l' then fetched = check_types(shapes, a) end
 local ops_at = a
 
 -- Runs the ops from ARGV[ops_at]; a group's consumes (kind 'a') run as `group_kind`. Returns the
@@ -278,7 +279,7 @@ local function run_ops(group_kind)
       end
     end
     for d = 1, rule.doubles do fresh_ttl[d] = false end
-    local refunded_any = false
+    local written_any = false
     local all_allowed, writes = true, 0
     -- Where the steps put the new states: only a consume's are written.
     local out = scratch
@@ -289,20 +290,24 @@ local function run_ops(group_kind)
       if not at then key = KEYS[k + own[i]] end
       if kind == 'l' and algo.release then algo.release(key, p, now, token) end
       local step_cost = cost
-      if kind == 'f' then
+      if kind == 'f' or kind == 'n' then
         step_cost = 1
-        if algo.refund then
-          local refunded_ttl, refunded = algo.refund(key, p, cost, now, old, at, fresh, charge)
-          if refunded_ttl then
-            refunded_ttl = refunded_ttl + ttl_extra
-            if at then
-              fresh_ttl[at], refunded_any = refunded_ttl, true
-              -- The peek below reads the refunded state.
-              state = fresh
-              if refunded_ttl <= 0 then state = NOTHING end
-            else
-              write(algo, key, refunded, refunded_ttl)
-            end
+        -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
+        local written_ttl, written
+        if kind == 'n' then
+          if algo.penalty then written_ttl, written = algo.penalty(key, p, cost, now, token, old, at, fresh) end
+        elseif algo.refund then
+          written_ttl, written = algo.refund(key, p, cost, now, old, at, fresh, charge)
+        end
+        if written_ttl then
+          written_ttl = written_ttl + ttl_extra
+          if at then
+            fresh_ttl[at], written_any = written_ttl, true
+            -- The peek below reads the state written.
+            state = fresh
+            if written_ttl <= 0 then state = NOTHING end
+          else
+            write(algo, key, written, written_ttl)
           end
         end
       end
@@ -338,7 +343,7 @@ local function run_ops(group_kind)
         write(pending_algo[w], pending_key[w], pending_state[w], pending_ttl[w] + ttl_extra)
       end
       if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
-    elseif refunded_any then
+    elseif written_any then
       write_packed(packed_key, rule, old, fresh, fresh_ttl)
     end
     if not all_allowed then every_allowed = false end

@@ -33,6 +33,8 @@
 --     TypeScript `refund` does), putting the new string state in `out` as `step` does; nil when there is nothing to
 --     give back, ttl_ms <= 0 deletes the state. The driver writes it, then reports a peek
 --     (cost 1) on the refunded state.
+--   penalty(key, p, cost, now, token, state, at, out) -> ttl_ms[, commit_state]  optional: charges
+--     `cost` even beyond the limit (never refused), as `refund` writes; the driver reports a peek.
 --   release(key, p, now, token)  optional: removes the lease `token`, writing its key itself,
 --     before the driver reports a peek.
 -- The driver adds a slack to every ttl_ms of a state written on a client's clock.

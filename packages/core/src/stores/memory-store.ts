@@ -156,7 +156,7 @@ export class MemoryStore implements Store {
     return { committed, outcomes: results as Outcome[], decidedAtMs: now };
   }
 
-  /** Reset, release and refund, on one limit or on a multi-limit rule's entry. */
+  /** Reset, release, refund and penalty, on one limit or on a multi-limit rule's entry. */
   private executeAll({ kind, identity, keyspaces, limits, cost, token, charge }: StoreOperation, now: number): StoreResult {
     const single = limits.length === 1;
     const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
@@ -178,14 +178,20 @@ export class MemoryStore implements Store {
         const { next, ttlMs } = algorithm.release(states[i], now, params, token);
         keep(i, next, next === undefined ? 0 : ttlMs);
       }
-      if (kind === 'refund' && algorithm.refund !== undefined) {
-        const result = algorithm.refund(states[i], now, params, cost, charge);
-        if (result.next !== undefined) keep(i, result.next, result.ttlMs);
-        results.push(result);
+      const written =
+        kind === 'refund'
+          ? algorithm.refund?.(states[i], now, params, cost, charge)
+          : kind === 'penalty'
+            ? algorithm.penalty?.(states[i], now, params, cost, token)
+            : undefined;
+      if (written !== undefined) {
+        if (written.next !== undefined) keep(i, written.next, written.ttlMs);
+        results.push(written);
       } else {
-        // Without `refund` an algorithm cannot give capacity back: a refund reports a peek.
-        const result = algorithm.step(states[i], now, params, kind === 'refund' ? 1 : cost, token);
-        results.push(kind === 'refund' ? { ...result, next: undefined, ttlMs: 0 } : result);
+        // Without `refund` (`penalty`) an algorithm cannot give capacity back (charge it): it reports a peek.
+        const reportsPeek = kind === 'refund' || kind === 'penalty';
+        const result = algorithm.step(states[i], now, params, reportsPeek ? 1 : cost, token);
+        results.push(reportsPeek ? { ...result, next: undefined, ttlMs: 0 } : result);
       }
     }
     if (changed) {

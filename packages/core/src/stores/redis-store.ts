@@ -50,7 +50,7 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f' };
+const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f', penalty: 'n' };
 /** A refund of a charge: its token names the members it added; its time and cost follow the op. */
 const CHARGED_REFUND = 'g';
 /** The driver's kind of a group's consumes (`executeGroup`). */

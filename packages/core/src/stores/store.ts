@@ -16,8 +16,11 @@ export interface BoundLimit {
 /**
  * `release` gives back the lease named by `token` (algorithms with `release`), then answers like `peek`.
  * `refund` gives `cost` back to every limit that can take it (no all-or-nothing: nothing is admitted).
+ * `penalty` charges `cost` to every limit that can take it even beyond the limit, never refused
+ * (the work is done: the next caller pays); a concurrency limit takes nothing. Like `refund`, it
+ * reports what a request of cost 1 would now get.
  */
-export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund';
+export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund' | 'penalty';
 
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {

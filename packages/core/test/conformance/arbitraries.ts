@@ -116,7 +116,7 @@ export const concurrencyTraceArbitrary = fc.array(
   { minLength: 1, maxLength: 30 },
 );
 
-/** Mostly consumes, some peeks, refunds and resets; time moves by 0 (simultaneous) up to a few seconds. */
+/** Mostly consumes, some peeks, refunds, penalties and resets; time moves by 0 (simultaneous) up to a few seconds. */
 export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(
   {
     weight: 17,
@@ -134,6 +134,14 @@ export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(
       op: fc.constant('refund' as const),
       advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 })),
       cost: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 14 })),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('penalty' as const),
+      advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 })),
+      cost: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 30 })),
     }),
   },
 );

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHMS, createLimiter, type Decision, type LimitSpec, type LimitValues, type Store } from '../../src/index.js';
 import { perCallFields } from '../../src/limit-values.js';
 import { STORE_SEMANTICS, type StoreUnderTest, startBackends } from '../helpers/stores.js';
-import { comparable, type TraceStep } from '../helpers/trace.js';
+import { callsOf, comparable, type TraceStep } from '../helpers/trace.js';
 import { specArbitraries, startArbitrary, stepArbitrary } from './arbitraries.js';
 
 // A client whose limit changes under its live state (`withLimits`: a plan upgraded, a tenant's
@@ -45,6 +45,7 @@ async function play(store: Store, spec: LimitSpec, variants: LimitValues[], step
     if (step.op === 'consume') decisions.push(comparable(await limiter.consume('client', { cost: step.cost })));
     else if (step.op === 'peek') decisions.push(await limiter.peek('client'));
     else if (step.op === 'refund') decisions.push(await limiter.refund('client', { cost: step.cost }));
+    else if (step.op === 'penalty') decisions.push(await callsOf(limiter).penalty('client', step.cost));
     else decisions.push(await limiter.reset('client'));
   }
   return decisions;

@@ -1,4 +1,6 @@
 import { createLimiter, type Decision, type Limiter, type RuleSpec, type Store } from '../../src/index.js';
+import { groupMemberOf } from '../../src/limiter.js';
+import type { LimiterCalls } from '../../src/limiter-calls.js';
 import { STORE_SEMANTICS } from './stores.js';
 
 export type TraceStep =
@@ -6,6 +8,8 @@ export type TraceStep =
   | { op: 'peek'; advanceMs: number }
   | { op: 'reset'; advanceMs: number }
   | { op: 'refund'; advanceMs: number; cost: number }
+  /** Charges `cost` even beyond the limit (the store's 'penalty'). */
+  | { op: 'penalty'; advanceMs: number; cost: number }
   /** Refunds the charge of a consume admitted earlier in the trace (`chargeIndex` says which). */
   | { op: 'refund-charge'; advanceMs: number; pick: number };
 
@@ -51,6 +55,8 @@ function playStep(limiter: Limiter, step: TraceStep, charged: number | undefined
       return limiter.peek('client');
     case 'refund':
       return limiter.refund('client', { cost: step.cost });
+    case 'penalty':
+      return callsOf(limiter).penalty('client', step.cost);
     case 'refund-charge':
       return charged === undefined ? limiter.peek('client') : limiter.refund('client', { charge: played[charged]! });
     default:
@@ -62,4 +68,9 @@ function playStep(limiter: Limiter, step: TraceStep, charged: number | undefined
 export function comparable<D extends Pick<Decision, 'charge'>>(decision: D): D {
   const { charge } = decision;
   return charge === undefined ? decision : { ...decision, charge: { ...charge, token: charge.token === '' ? '' : 'token' } };
+}
+
+/** The store calls behind a limiter built by `createLimiter`: the 'penalty' operation, until a public method offers it. */
+export function callsOf(limiter: Limiter): LimiterCalls {
+  return groupMemberOf(limiter)!.calls;
 }

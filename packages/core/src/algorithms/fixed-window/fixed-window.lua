@@ -36,4 +36,13 @@ end, refund = function(key, p, cost, now, state, at, out, charge)
   if count == 0 then return nil end
   out[at], out[at + 1] = start, math.max(0, count - cost)
   return ttl
+end, penalty = function(key, p, cost, now, token, state, at, out)
+  local s, c = state[at], state[at + 1]
+  local window = p[2]
+  local forever = window < 0
+  local start, count = now, 0
+  if s and (forever or now < s + window) then start, count = s, c end
+  out[at], out[at + 1] = start, count + cost
+  if forever then return FOREVER end
+  return start + window - now
 end }

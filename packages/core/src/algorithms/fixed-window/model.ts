@@ -1,6 +1,6 @@
 import { fixedWindowLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindowOrForever } from '../fields.js';
-import { nothingToRefund, refunded, unitsBack } from '../refund.js';
+import { leftAfter, nothingToRefund, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export type FixedWindowParams = LimitPerWindow;
@@ -64,6 +64,14 @@ export const fixedWindow: Algorithm<FixedWindowParams, FixedWindowState, typeof 
     if (state === undefined || nowMs >= endMs || state.count === 0) return nothingToRefund(fixedWindow, state, nowMs, params);
     if (charge !== undefined && charge.atMs < state.startMs) return nothingToRefund(fixedWindow, state, nowMs, params);
     const next = { startMs: state.startMs, count: Math.max(0, state.count - unitsBack(cost, charge)) };
-    return refunded(fixedWindow, state, next, endMs - nowMs, nowMs, params);
+    return leftAfter(fixedWindow, state, next, endMs - nowMs, nowMs, params);
+  },
+
+  /** Adds `cost` to the current window's count (starting a window as `step` would), even beyond the limit. */
+  penalty(state, nowMs, params, cost) {
+    const live = state !== undefined && nowMs < state.startMs + params.windowMs;
+    const startMs = live ? state.startMs : nowMs;
+    const next = { startMs, count: (live ? state.count : 0) + cost };
+    return leftAfter(fixedWindow, state, next, startMs + params.windowMs - nowMs, nowMs, params);
   },
 };

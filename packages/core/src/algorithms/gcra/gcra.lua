@@ -35,4 +35,12 @@ end, refund = function(key, p, cost, now, state, at, out, charge)
   local new_tat = math.max(now_us, tat - back)
   out[at] = new_tat
   return ceil((new_tat - now_us) / 1000)
+end, penalty = function(key, p, cost, now, token, state, at, out)
+  local tat = state[at]
+  local now_us = now * 1000
+  local base = now_us
+  if tat and tat >= now_us then base = tat end
+  local new_tat = base + p[1] * cost
+  out[at] = new_tat
+  return ceil((new_tat - now_us) / 1000)
 end }

@@ -1,6 +1,6 @@
 import { gcraLua } from '../../lua/sources.generated.js';
 import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
-import { heldByCharge, nothingToRefund, refunded, unitsBack } from '../refund.js';
+import { heldByCharge, leftAfter, nothingToRefund, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export interface GcraParams {
@@ -81,6 +81,13 @@ export const gcra: Algorithm<GcraParams, GcraState, typeof GCRA_FIELDS, 'gcra'> 
     const backUs = Math.min(intervalUs * unitsBack(cost, charge), heldByCharge(charge, nowMs, intervalUs, 1000));
     if (tat === undefined || tat <= nowUs || backUs <= 0) return nothingToRefund(gcra, tat, nowMs, params);
     const newTat = Math.max(nowUs, tat - backUs);
-    return refunded(gcra, tat, newTat, Math.ceil((newTat - nowUs) / 1000), nowMs, params);
+    return leftAfter(gcra, tat, newTat, Math.ceil((newTat - nowUs) / 1000), nowMs, params);
+  },
+
+  /** Moves the TAT on by `cost` emission intervals (from now when it is past), even beyond the burst. */
+  penalty(tat, nowMs, params, cost) {
+    const nowUs = nowMs * 1000;
+    const newTat = (tat === undefined || tat < nowUs ? nowUs : tat) + params.intervalUs * cost;
+    return leftAfter(gcra, tat, newTat, Math.ceil((newTat - nowUs) / 1000), nowMs, params);
   },
 };

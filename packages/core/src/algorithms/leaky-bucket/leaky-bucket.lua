@@ -71,4 +71,17 @@ end, refund = function(key, p, cost, now, state, at, out, charge)
   local freed = math.max(now_us, next_free - back)
   out[at], out[at + 1] = freed, 0
   return math.ceil((freed - now_us) / 1000)
+end, penalty = function(key, p, cost, now, token, state, at, out)
+  local a, b = state[at], state[at + 1]
+  local need = cost * p[2]
+  if p[1] == 0 then
+    local level, last = drained(a, b, now)
+    out[at], out[at + 1] = level + need, last
+    return math.ceil((level + need) / 1000)
+  end
+  local now_us = now * 1000
+  local start = now_us
+  if a and a >= now_us then start = a end
+  out[at], out[at + 1] = start + need, 0
+  return math.ceil((start + need - now_us) / 1000)
 end }

@@ -1,11 +1,11 @@
 import { invalidSpec } from '../../errors.js';
 import { leakyBucketLua } from '../../lua/sources.generated.js';
 import { burstWithinSpan, emissionIntervalUs, oneOfValues, positiveInteger, positiveNumber, span } from '../fields.js';
-import { refunded } from '../refund.js';
+import { leftAfter } from '../refund.js';
 import { oneOf } from '../spec-fields.js';
 import type { Algorithm } from '../types.js';
-import { type PolicingParams, type PolicingState, policingRefund, policingStep } from './policing.js';
-import { type ShapingParams, type ShapingState, shapingRefund, shapingStep } from './shaping.js';
+import { type PolicingParams, type PolicingState, policingPenalty, policingRefund, policingStep } from './policing.js';
+import { type ShapingParams, type ShapingState, shapingPenalty, shapingRefund, shapingStep } from './shaping.js';
 
 export type LeakyBucketParams = PolicingParams | ShapingParams;
 export type LeakyBucketState = PolicingState | ShapingState;
@@ -71,6 +71,14 @@ export const leakyBucket: Algorithm<LeakyBucketParams, LeakyBucketState, typeof 
       params.mode === 'policing'
         ? policingRefund(state as PolicingState | undefined, nowMs, params, cost, charge)
         : shapingRefund(state as ShapingState | undefined, nowMs, params, cost, charge);
-    return refunded(leakyBucket, state, next?.state, next?.ttlMs ?? 0, nowMs, params);
+    return leftAfter(leakyBucket, state, next?.state, next?.ttlMs ?? 0, nowMs, params);
+  },
+
+  penalty(state, nowMs, params, cost) {
+    const next =
+      params.mode === 'policing'
+        ? policingPenalty(state as PolicingState | undefined, nowMs, params, cost)
+        : shapingPenalty(state as ShapingState | undefined, nowMs, params, cost);
+    return leftAfter(leakyBucket, state, next.state, next.ttlMs, nowMs, params);
   },
 };

@@ -63,6 +63,18 @@ export function policingRefund(
   return { state: { levelUs: left, lastMs }, ttlMs: Math.ceil(left / 1000) };
 }
 
+/** Pours `cost` units in, even beyond the burst: the bucket overflows, and drains as always. */
+export function policingPenalty(
+  state: PolicingState | undefined,
+  nowMs: number,
+  { intervalUs }: PolicingParams,
+  cost: number,
+): { state: PolicingState; ttlMs: number } {
+  const { levelUs, lastMs } = drained(state, nowMs);
+  const filled = levelUs + cost * intervalUs;
+  return { state: { levelUs: filled, lastMs }, ttlMs: Math.ceil(filled / 1000) };
+}
+
 /** The level at `nowMs`; a clock that steps back drains nothing and never rewinds `lastMs`. */
 function drained(state: PolicingState | undefined, nowMs: number): PolicingState {
   if (state === undefined) return { levelUs: 0, lastMs: nowMs };

@@ -61,6 +61,18 @@ export function shapingRefund(
   return { state: freed, ttlMs: Math.ceil((freed - nowUs) / 1000) };
 }
 
+/** Takes the `cost` next departure slots, even beyond `maxDelay`: later requests queue behind them. */
+export function shapingPenalty(
+  nextFreeUs: ShapingState | undefined,
+  nowMs: number,
+  { intervalUs }: ShapingParams,
+  cost: number,
+): { state: ShapingState; ttlMs: number } {
+  const nowUs = nowMs * 1000;
+  const next = (nextFreeUs === undefined || nextFreeUs < nowUs ? nowUs : nextFreeUs) + cost * intervalUs;
+  return { state: next, ttlMs: Math.ceil((next - nowUs) / 1000) };
+}
+
 /** Requests of cost 1 that would still be admitted when the queue is `waitUs` long. */
 function slotsWithin(waitUs: number, maxDelayUs: number, intervalUs: number): number {
   return waitUs > maxDelayUs ? 0 : Math.floor((maxDelayUs - waitUs) / intervalUs) + 1;

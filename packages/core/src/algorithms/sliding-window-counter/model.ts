@@ -1,7 +1,7 @@
 import { invalidSpec } from '../../errors.js';
 import { slidingWindowCounterLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
-import { nothingToRefund, refunded, unitsBack } from '../refund.js';
+import { leftAfter, nothingToRefund, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export type SlidingWindowCounterParams = LimitPerWindow;
@@ -92,7 +92,14 @@ export const slidingWindowCounter: Algorithm<
     if (chargedStartMs === startMs && curr > 0) next = { startMs, prev, curr: Math.max(0, curr - back) };
     else if (chargedStartMs === startMs - windowMs && prev > 0) next = { startMs, prev: Math.max(0, prev - back), curr };
     else return nothingToRefund(slidingWindowCounter, state, nowMs, params);
-    return refunded(slidingWindowCounter, state, next, fadedAfter(startMs, next.prev, next.curr, nowMs, windowMs), nowMs, params);
+    return leftAfter(slidingWindowCounter, state, next, fadedAfter(startMs, next.prev, next.curr, nowMs, windowMs), nowMs, params);
+  },
+
+  /** Adds `cost` to the current window's count, even beyond the limit. */
+  penalty(state, nowMs, params, cost) {
+    const { startMs, prev, curr } = roll(state, nowMs, params.windowMs);
+    const next = { startMs, prev, curr: curr + cost };
+    return leftAfter(slidingWindowCounter, state, next, startMs + 2 * params.windowMs - nowMs, nowMs, params);
   },
 };
 

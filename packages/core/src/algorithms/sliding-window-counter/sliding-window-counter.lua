@@ -54,4 +54,9 @@ end, refund = function(key, p, cost, now, state, at, out, charge)
   end
   out[at], out[at + 1], out[at + 2] = start, prev, curr
   return faded_after(start, prev, curr, now, window)
+end, penalty = function(key, p, cost, now, token, state, at, out)
+  local window = p[2]
+  local start, prev, curr = roll(state[at], state[at + 1], state[at + 2], now, window)
+  out[at], out[at + 1], out[at + 2] = start, prev, curr + cost
+  return start + 2 * window - now
 end }

@@ -1,7 +1,7 @@
 import { invalidSpec } from '../../errors.js';
 import { slidingWindowLogLua } from '../../lua/sources.generated.js';
 import { LIMIT_PER_WINDOW, LIMIT_PER_WINDOW_FIELDS, type LimitPerWindow, limitPerWindow } from '../fields.js';
-import { nothingToRefund, refunded } from '../refund.js';
+import { leftAfter, nothingToRefund } from '../refund.js';
 import type { Algorithm, Charge } from '../types.js';
 
 export type SlidingWindowLogParams = LimitPerWindow;
@@ -78,7 +78,19 @@ export const slidingWindowLog: Algorithm<
       if (next.length === entries.length - first) return nothingToRefund(slidingWindowLog, entries, nowMs, params);
     }
     const ttlMs = next.length > 0 ? next[next.length - 1]![0] + params.windowMs - nowMs : 0;
-    return refunded(slidingWindowLog, entries, next, ttlMs, nowMs, params);
+    return leftAfter(slidingWindowLog, entries, next, ttlMs, nowMs, params);
+  },
+
+  /**
+   * Logs `cost` entries now, even beyond the limit, but at most `limit` of them: entries all of
+   * one time, `limit` of them already refuse every consume until they slide out together, so more
+   * would change no consume's decision (and a huge cost would write millions of members).
+   */
+  penalty(entries = [], nowMs, params, cost, token) {
+    const next = entries.slice(firstLive(entries, nowMs - params.windowMs));
+    for (let i = 0; i < Math.min(cost, params.limit); i++) insertSorted(next, [nowMs, memberName(token, i)]);
+    const ttlMs = next.length > 0 ? Math.max(next[next.length - 1]![0], nowMs) + params.windowMs - nowMs : 0;
+    return leftAfter(slidingWindowLog, entries, next, ttlMs, nowMs, params);
   },
 };
 

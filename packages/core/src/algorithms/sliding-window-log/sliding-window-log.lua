@@ -59,6 +59,15 @@ end, refund = function(key, p, cost, now, state, at, out, charge)
   local ttl = 0
   if left > 0 then ttl = nth(key, floor, left) + p[2] - now end
   return ttl, { floor = floor, pop = count - left, add = 0 }
+end, penalty = function(key, p, cost, now, token)
+  local limit, window = p[1], p[2]
+  local floor = now - window
+  -- At most `limit` entries of one time: more would change no consume's decision (see model.ts).
+  local add = math.min(cost, limit)
+  local count, newest = live(key, floor), now
+  if count > 0 then newest = math.max(now, tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2])) end
+  if add == 0 and count == 0 then return 0, { floor = floor, pop = 0, add = 0 } end
+  return newest + window - now, { floor = floor, pop = 0, add = add, at = now, token = token }
 end, commit = function(key, s, ttl)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', num(s.floor))
   if s.pop > 0 then redis.call('ZPOPMAX', key, s.pop) end

@@ -1,7 +1,7 @@
 import { invalidSpec } from '../../errors.js';
 import { tokenBucketLua } from '../../lua/sources.generated.js';
 import { MAX_SPAN_MS, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span, wholeNumber } from '../fields.js';
-import { heldByCharge, nothingToRefund, refunded, unitsBack } from '../refund.js';
+import { heldByCharge, leftAfter, nothingToRefund, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
 export interface TokenBucketParams {
@@ -126,12 +126,27 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState, typeof 
     if (state === undefined) return nothingToRefund(tokenBucket, state, nowMs, params);
     const { capacity, refill, intervalMs } = params;
     const full = capacity * intervalMs;
-    const elapsed = nowMs > state.lastMs ? nowMs - state.lastMs : 0;
-    const scaled = Math.min(full, state.scaled + elapsed * refill);
+    const scaled = refilled(state, nowMs, params);
     const back = Math.min(unitsBack(cost, charge) * intervalMs, heldByCharge(charge, nowMs, intervalMs, refill));
     if (scaled >= full || back <= 0) return nothingToRefund(tokenBucket, state, nowMs, params);
     const left = Math.min(full, scaled + back);
     const next = { scaled: left, lastMs: Math.max(nowMs, state.lastMs) };
-    return refunded(tokenBucket, state, next, Math.ceil((full - left) / refill), nowMs, params);
+    return leftAfter(tokenBucket, state, next, Math.ceil((full - left) / refill), nowMs, params);
+  },
+
+  /** Takes `cost` tokens even beyond the capacity and what reserve mode may borrow: the bucket goes into debt. */
+  penalty(state, nowMs, params, cost) {
+    const { capacity, refill, intervalMs } = params;
+    const left = refilled(state, nowMs, params) - cost * intervalMs;
+    const next = { scaled: left, lastMs: state === undefined ? nowMs : Math.max(nowMs, state.lastMs) };
+    return leftAfter(tokenBucket, state, next, Math.ceil((capacity * intervalMs - left) / refill), nowMs, params);
   },
 };
+
+/** The scaled tokens at `nowMs`: full without a state; a clock that steps back refills nothing. */
+function refilled(state: TokenBucketState | undefined, nowMs: number, { capacity, refill, intervalMs }: TokenBucketParams): number {
+  const full = capacity * intervalMs;
+  if (state === undefined) return full;
+  const elapsed = nowMs > state.lastMs ? nowMs - state.lastMs : 0;
+  return Math.min(full, state.scaled + elapsed * refill);
+}

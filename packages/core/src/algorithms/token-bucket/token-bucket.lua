@@ -40,4 +40,18 @@ end, refund = function(key, p, cost, now, state, at, out, charge)
   local left = math.min(full, scaled + back)
   out[at], out[at + 1] = left, math.max(now, l)
   return math.ceil((full - left) / refill)
+end, penalty = function(key, p, cost, now, token, state, at, out)
+  local s, l = state[at], state[at + 1]
+  local capacity, refill, interval = p[1], p[2], p[3]
+  local full = capacity * interval
+  local scaled, last = full, now
+  if s then
+    local elapsed = 0
+    if now > l then elapsed = now - l end
+    scaled = math.min(full, s + elapsed * refill)
+    last = math.max(now, l)
+  end
+  local left = scaled - cost * interval
+  out[at], out[at + 1] = left, last
+  return math.ceil((full - left) / refill)
 end }
