@@ -20,7 +20,10 @@ class CountingStore implements Store {
 
 async function scriptCalls(client: Redis): Promise<number> {
   const stats = await client.info('commandstats');
-  return ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0);
+  return ['fcall', 'evalsha', 'eval'].reduce(
+    (sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0),
+    0,
+  );
 }
 
 /** `inFlight` loops, each consuming for the abuser as fast as answers come back. */

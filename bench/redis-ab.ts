@@ -4,7 +4,8 @@
 // keys and arguments (batches of 128 ops, 10,000 identities in rotation). Each case reports its
 // lowest round: finer than bench:redis-cost, whose run-to-run spread on a busy machine hides
 // differences of a tenth of a microsecond. Builds each script from its Lua files, as
-// packages/core/src/lua/script.ts does.
+// packages/core/src/lua/script.ts does. Both run as scripts (EVALSHA), so what the function
+// library keeps from call to call (see bench:redis-cost) is not measured here.
 // Usage: pnpm --filter @tollgate/bench bench:redis-ab [--ref=<git ref, default HEAD>] [--rounds=30]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -36,26 +37,32 @@ function source(ref: string | undefined, path: string): string {
   return execFileSync('git', ['-C', ROOT, 'show', `${ref}:${path}`]).toString();
 }
 
-/** The script as lua/script.ts assembles it, from `ref` (undefined: the worktree). */
-function script(ref: string | undefined): string {
+/** A driver that defines run_batch(KEYS, ARGV) takes its rules and shapes as one argument, the header. */
+const DEFINES_RUN_BATCH = 'local function run_batch(KEYS, ARGV)';
+
+/** The script as lua/script.ts assembles it, from `ref` (undefined: the worktree), and whether its driver takes a header. */
+function script(ref: string | undefined): { lua: string; header: boolean } {
   const lua = (path: string) => source(ref, `packages/core/src/${path}`);
   const algorithms = ALGORITHM_FILES.map((a) => `do\n${lua(`algorithms/${a}/${a}.lua`)}\nend`);
-  return [lua('lua/prelude.lua'), ...algorithms, `local function run_batch()\n${lua('lua/driver.lua')}\nend\nreturn run_batch()`].join(
-    '\n',
-  );
+  const driver = lua('lua/driver.lua');
+  const header = driver.includes(DEFINES_RUN_BATCH);
+  const run = header ? `${driver}\nreturn run_batch(KEYS, ARGV)` : `local function run_batch()\n${driver}\nend\nreturn run_batch()`;
+  return { lua: [lua('lua/prelude.lua'), ...algorithms, run].join('\n'), header };
 }
 
 /** The driver's arguments for a batch of consumes of one GCRA rule (rate 1 per 1h, 2h, 3h; burst 10,000) on Redis TIME. */
-function batchArgs(limits: number, ops: number, callId: string): string[] {
-  const args = ['5000', '1', String(limits)];
-  for (let i = 0; i < limits; i++) args.push('gcra', '3', String(3_600_000_000 * (i + 1)), '10000', '0');
-  args.push('1', 'c', '', '1', '1', '', String(ops), ...Array.from({ length: ops }, () => '1'), callId);
-  return args;
+function batchArgs(limits: number, ops: number, callId: string, header: boolean): string[] {
+  const fields = ['1', String(limits)];
+  for (let i = 0; i < limits; i++) fields.push('gcra', '3', String(3_600_000_000 * (i + 1)), '10000', '0');
+  fields.push('1', 'c', '', '1', '1', '');
+  const opArgs = [String(ops), ...Array.from({ length: ops }, () => '1'), callId];
+  return header ? ['5000', fields.join(' '), ...opArgs] : ['5000', ...fields, ...opArgs];
 }
 
 interface Case {
   name: string;
   sha: string;
+  header: boolean;
   limits: number;
   best: number;
   bestCpu: number;
@@ -67,7 +74,12 @@ async function run(client: Redis, c: Case, total: number): Promise<void> {
     while (next < total) {
       const keys: string[] = [];
       for (let i = 0; i < BATCH && next < total; i++) keys.push(`ab-${c.name}-${c.limits}:{client-${next++ % IDENTITIES}}`);
-      const reply = (await client.evalsha(c.sha, keys.length, ...keys, ...batchArgs(c.limits, keys.length, String(next)))) as unknown[];
+      const reply = (await client.evalsha(
+        c.sha,
+        keys.length,
+        ...keys,
+        ...batchArgs(c.limits, keys.length, String(next), c.header),
+      )) as unknown[];
       // Every limit allowed with no delay: remaining, reset per limit, after the call id and Redis TIME.
       if (reply.length !== 2 + keys.length * c.limits * 2) throw new Error(`${c.name}: a decision was not admitted`);
     }
@@ -91,8 +103,9 @@ try {
     [`A (${REF})`, REF],
     ['B (worktree)', undefined],
   ] as const) {
-    const sha = (await client.script('LOAD', script(ref))) as string;
-    for (const limits of [1, 3]) cases.push({ name, sha, limits, best: Infinity, bestCpu: Infinity });
+    const { lua, header } = script(ref);
+    const sha = (await client.script('LOAD', lua)) as string;
+    for (const limits of [1, 3]) cases.push({ name, sha, header, limits, best: Infinity, bestCpu: Infinity });
   }
   for (const c of cases) await run(client, c, IDENTITIES * 2);
   for (let round = 0; round < ROUNDS; round++) {

@@ -1,10 +1,11 @@
 // Redis CPU per decision, read from INFO commandstats: the time Redis spent inside the script
-// calls (EVAL/EVALSHA) divided by the decisions they carried. A busy machine hardly moves it,
+// calls (FCALL of Tollgate's function library; EVAL/EVALSHA of the script) divided by the decisions they carried. A busy machine hardly moves it,
 // unlike throughput. Every algorithm with 1, 2 and 3 limits per rule, the usual qps + perMinute +
 // perDay rule, the fixed window with its limit chosen per call among 1, 4 or 64 values, and a
 // minimal hand-written GCRA script (one call per decision), in the same run, with 1000 decisions in
 // flight; the minimal script and the GCRA rules also with 1, 10 and 100 in flight, where the store
-// has fewer decisions (down to one) to put in each script call.
+// has fewer decisions (down to one) to put in each script call; and the 1-limit GCRA rule by
+// EVALSHA, as a store runs it where FUNCTION is refused (a user denied it), for comparison.
 // Usage: pnpm bench:redis-cost [--decisions=20000] [--rounds=5] [--only=<case substring>] [--in-flight=1,10,100,1000]
 //        (writes results/redis-cost.json)
 import { createLimiter, type LimitSpec, RedisStore, type RuleSpec } from '@tollgate/core';
@@ -17,7 +18,8 @@ const decisions = Number(process.argv.find((a) => a.startsWith('--decisions='))?
 const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const IN_FLIGHT = (process.argv.find((a) => a.startsWith('--in-flight='))?.split('=')[1] ?? '1,10,100,1000').split(',').map(Number);
 /** Every case runs at the most in flight; below it, only the cases that compare a GCRA decision with the minimal script. */
-const AT_EVERY_CONCURRENCY = new Set(['gcra, 1 limit', 'gcra, 3 limits', 'qps + perMinute + perDay (gcra)']);
+const BY_SCRIPT = 'gcra, 1 limit, by EVALSHA (FUNCTION refused)';
+const AT_EVERY_CONCURRENCY = new Set(['gcra, 1 limit', 'gcra, 3 limits', 'qps + perMinute + perDay (gcra)', BY_SCRIPT]);
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.split('=')[1] ?? 5);
 const IDENTITIES = Array.from({ length: 10_000 }, (_, i) => `client-${i}`);
 const BIG = 1_000_000;
@@ -86,7 +88,7 @@ async function redisStats(client: Redis): Promise<Stats> {
   const cpu = await client.info('cpu');
   let micros = 0;
   let calls = 0;
-  for (const match of info.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+),usec=(\d+)/gm)) {
+  for (const match of info.matchAll(/^cmdstat_(?:eval|evalsha|fcall):calls=(\d+),usec=(\d+)/gm)) {
     calls += Number(match[1]);
     micros += Number(match[2]);
   }
@@ -164,10 +166,11 @@ function atConcurrencies(specs: CaseSpec[]): Case[] {
   );
 }
 
-function cases(client: Redis): CaseSpec[] {
+function cases(client: Redis, scriptClient: Redis): CaseSpec[] {
   const all: CaseSpec[] = [
     { name: 'minimal GCRA script (TIME, GET, SET EX), 1 call per decision', algorithm: 'minimal', limits: 1, op: minimalGcra(client) },
     { name: 'qps + perMinute + perDay (gcra)', algorithm: 'gcra', limits: 3, op: limiterOp(client, DAILY_RULE, 'daily') },
+    { name: BY_SCRIPT, algorithm: 'gcra (by EVALSHA)', limits: 1, op: limiterOp(scriptClient, ALGORITHMS.gcra!(0), 'by-script') },
   ];
   for (const values of [1, 4, 64]) {
     const name = `fixed-window, 1 limit chosen per call among ${values} value${values > 1 ? 's' : ''} (withLimits)`;
@@ -190,8 +193,12 @@ function cases(client: Redis): CaseSpec[] {
  */
 export async function redisCost(url: string): Promise<CostRow[]> {
   const client = new Redis(url);
+  await client.acl('SETUSER', 'no-functions', 'on', 'nopass', '~*', '+@all', '-function');
+  const scriptClient = new Redis(url, { username: 'no-functions' });
   try {
-    const all = atConcurrencies(cases(client).filter((c) => c.algorithm === 'minimal' || only === undefined || c.name.includes(only)));
+    const all = atConcurrencies(
+      cases(client, scriptClient).filter((c) => c.algorithm === 'minimal' || only === undefined || c.name.includes(only)),
+    );
     for (const op of new Set(all.map((c) => c.op))) await drive(IDENTITIES.length * 2, Math.max(...IN_FLIGHT), op);
     const best = new Map<Case, Stats>();
     for (let round = 1; round <= ROUNDS; round++) {
@@ -222,6 +229,7 @@ export async function redisCost(url: string): Promise<CostRow[]> {
     });
   } finally {
     client.disconnect();
+    scriptClient.disconnect();
   }
 }
 

@@ -17,8 +17,8 @@ const driverLua = read('lua/driver.lua');
 const algorithms = readdirSync(`${src}algorithms`).filter((name) => existsSync(`${src}algorithms/${name}/${name}.lua`));
 const algorithmLua = (name: string) => read(`algorithms/${name}/${name}.lua`);
 const scoped = (lua: string) => `do\n${lua}\nend`;
-/** The driver defined as lua/script.ts defines it, but not run. */
-const driverDefined = `local function run_batch()\n${driverLua}\nend\nreturn 1`;
+/** The driver defined as lua/script.ts defines it (its helpers and run_batch), but not run. */
+const driverDefined = `${driverLua}\nreturn 1`;
 const SCRIPTS: Record<string, string> = {
   'return 1': 'return 1',
   'prelude, every algorithm, driver (defined, not run)': [

@@ -20,9 +20,6 @@ const adaptive = (options: AdaptiveLimiterOptions<Request>): Guard => {
   return { middleware, limiter: middleware.limiter, close: () => middleware.limiter.close() };
 };
 
-/** Vegas moves the limit on every sample; a round trip later, a burst of samples has moved it too far. Smoothing damps that. */
-const smoothVegas = { algorithm: 'vegas', smoothing: 0.2 } as const;
-
 const priorities = {
   partitions: { critical: 0.8, batch: 0.2 },
   partition: (req: Request) => req.get(PRIORITY_HEADER),
@@ -38,13 +35,14 @@ export const SETUPS: Record<string, () => Guard> = {
     const shedding = eventLoopShedding({ maxEventLoopDelayMs: 100 });
     return { middleware: shedding.middleware, limiter: undefined, close: shedding.close };
   },
-  gradient2: () => adaptive({ limit: { algorithm: 'gradient2', minLimit: 1, initialLimit: 20 } }),
+  // Each algorithm with its defaults, then with what the defaults lack for this pool.
+  gradient2: () => adaptive({ limit: 'gradient2' }),
+  'gradient2 (minLimit 1)': () => adaptive({ limit: { algorithm: 'gradient2', minLimit: 1 } }),
+  aimd: () => adaptive({ limit: 'aimd' }),
+  'aimd (minLimit 1, timeout 300 ms)': () => adaptive({ limit: { algorithm: 'aimd', minLimit: 1, timeoutMs: 300 } }),
   vegas: () => adaptive({ limit: 'vegas' }),
-  'aimd (timeout 300 ms)': () => adaptive({ limit: { algorithm: 'aimd', minLimit: 1, initialLimit: 20, timeoutMs: 300 } }),
-  'vegas (smoothing 0.2)': () => adaptive({ limit: smoothVegas }),
-  // The limit's shares alone: critical is refused whenever its own in-flight reaches its share.
-  'vegas (smoothing 0.2) + priorities': () => adaptive({ limit: smoothVegas, ...priorities }),
+  // The limit's shares alone: critical is refused only once its own in-flight reaches its share of a full limit.
+  'vegas + priorities': () => adaptive({ ...priorities }),
   // A short queue, served highest priority first and making room for critical by pushing batch out.
-  'vegas (smoothing 0.2) + priorities + queue 50 ms': () =>
-    adaptive({ limit: smoothVegas, ...priorities, queue: { maxWaitMs: 50, maxSize: 20, order: 'lifo' } }),
+  'vegas + priorities + queue 50 ms': () => adaptive({ ...priorities, queue: { maxWaitMs: 50, maxSize: 20, order: 'lifo' } }),
 };

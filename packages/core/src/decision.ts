@@ -86,13 +86,16 @@ export interface Decision {
 
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
 export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
-  const { kind, cost, token } = operation;
+  const { kind, cost, costs, token } = operation;
   const decision =
     infos.length === 1
       ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
-      : multiLimitDecision(kind, result, infos, cost, decidedAtMs);
-  // Dated on the store's timeline, which a refund of it is decided on too.
-  if (result.committed) decision.charge = { atMs: result.decidedAtMs ?? operation.nowMs ?? decidedAtMs, cost, token };
+      : multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
+  if (result.committed) {
+    // Dated on the store's timeline, which a refund of it is decided on too.
+    const atMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
+    decision.charge = costs === undefined ? { atMs, cost, token } : { atMs, cost: Math.max(...costs), token, costs };
+  }
   return decision;
 }
 
@@ -117,6 +120,7 @@ function multiLimitDecision(
   result: StoreResult,
   infos: readonly LimitInfo[],
   cost: number,
+  costs: readonly number[] | undefined,
   decidedAtMs: number,
 ): Decision {
   const parts: LimitDecision[] = [];
@@ -127,7 +131,7 @@ function multiLimitDecision(
     const outcome = result.outcomes[i]!;
     const { name, limit, policy, unitsTaken } = infos[i]!;
     // A consume that another limit refused left this one untouched: undo what its step assumed taken.
-    const taken = unitsTaken(cost);
+    const taken = unitsTaken(costs?.[i] ?? cost);
     const remaining = kind === 'consume' && !allowed && outcome.allowed ? Math.min(limit, outcome.remaining + taken) : outcome.remaining;
     parts.push({
       name,

@@ -46,6 +46,7 @@ export type {
   LimiterListeners,
   StoreErrorEvent,
 } from './events.js';
+export { DEFAULT_HOLD_TTL_MS } from './hold.js';
 export type {
   AdaptiveNodeMiddleware,
   DraftVersion,
@@ -101,6 +102,9 @@ export type {
   ConsumeOptions,
   CreateLimiterOptions,
   FallbackShare,
+  Hold,
+  HoldOptions,
+  HoldStatus,
   Limiter,
   LimiterOptions,
   RefundOptions,
@@ -141,6 +145,7 @@ export { MemoryStore } from './stores/memory-store.js';
 export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';
 export { RedisStore } from './stores/redis-store.js';
 export type { BoundLimit, Clock, OperationKind, Store, StoreOperation, StoreResult } from './stores/store.js';
+export { type Cost, type CostPerUnit, DEFAULT_UNIT } from './units.js';
 export type { WaitOptions } from './wait/wait-options.js';
 export type { WaitAllEntry } from './wait-all.js';
 export { waitAll } from './wait-all.js';

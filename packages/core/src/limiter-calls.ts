@@ -10,6 +10,9 @@ import type { BoundLimit, OperationKind, StoreOperation, StoreResult } from './s
 import { uniqueToken } from './token.js';
 import { ReservingLimits } from './wait/reserving-limits.js';
 
+/** Costs per limit of an operation, when its limits are charged differently (see `StoreOperation`). */
+type PerLimitCosts = Pick<StoreOperation, 'costs' | 'charged'>;
+
 /** Equal to no key, so the first key is checked too, even undefined. */
 const NO_KEY_YET = Symbol('no key yet');
 
@@ -62,9 +65,10 @@ export class LimiterCalls {
     token = '',
     checked: readonly BoundLimit[] = this.config.limits,
     charge?: Charge,
+    perLimit?: PerLimitCosts,
   ): Promise<Decision> {
     try {
-      const operation = this.operation(kind, key, cost, token, checked, charge);
+      const operation = this.operation(kind, key, cost, token, checked, charge, perLimit);
       if (this.memory === undefined) return this.guarded.call(operation, this.lastStored);
       return Promise.resolve(this.inMemory(this.memory, operation, this.lastStored));
     } catch (error) {
@@ -74,7 +78,9 @@ export class LimiterCalls {
 
   /** A refund of `cost` of what `charge` took. */
   refund(key: string, cost: number, charge: Charge): Promise<Decision> {
-    return this.run('refund', key, cost, '', this.config.limits, charge);
+    // A charge of different costs per limit comes back whole, each limit what it was charged.
+    const perLimit = charge.costs === undefined ? undefined : { costs: charge.costs };
+    return this.run('refund', key, cost, '', this.config.limits, charge, perLimit);
   }
 
   /**
@@ -85,11 +91,23 @@ export class LimiterCalls {
     return this.run('penalty', key, cost, this.needsToken ? uniqueToken() : '');
   }
 
-  /** A consume; the slot of a concurrency limit it took comes back as `decision.lease`, named by the key as stored. */
-  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.config.limits): Promise<Decision> {
-    if (!this.needsToken) return this.run('consume', key, cost, '', checked);
+  /**
+   * Replaces what a hold's consume charged each limit (`charged`, by `charge`) by `costs`: per
+   * limit, a refund of the unused part or a penalty of the excess, and its lease released.
+   */
+  settle(key: string, charge: Charge, charged: readonly number[], costs: readonly number[]): Promise<Decision> {
+    return this.run('settle', key, 0, this.needsToken ? uniqueToken() : '', this.config.limits, charge, { costs, charged });
+  }
+
+  /**
+   * A consume of `cost` (per limit: `costs`, when they differ); the slot of a concurrency limit it
+   * took comes back as `decision.lease`, named by the key as stored.
+   */
+  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.config.limits, costs?: readonly number[]): Promise<Decision> {
+    const perLimit = costs === undefined ? undefined : { costs };
+    if (!this.needsToken) return this.run('consume', key, cost, '', checked, undefined, perLimit);
     const token = uniqueToken();
-    const decision = this.run('consume', key, cost, token, checked);
+    const decision = this.run('consume', key, cost, token, checked, undefined, perLimit);
     if (!this.holdsLeases) return decision;
     const stored = this.lastStored;
     return decision.then((admitted) => withLease(admitted, stored, token));
@@ -141,10 +159,12 @@ export class LimiterCalls {
     token: string,
     checked: readonly BoundLimit[],
     charge?: Charge,
+    perLimit?: PerLimitCosts,
   ): StoreOperation {
     if (this.config.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.config.chosenPerCall);
     const identity = this.identityOf(key);
-    return { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.(), charge };
+    const operation = { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.(), charge };
+    return perLimit === undefined ? operation : { ...operation, ...perLimit };
   }
 
   /** The encoded identity of `key`; `lastStored` is then the key as stored (`keyOf` applied). */

@@ -1,4 +1,5 @@
 import type { Decision, Lease } from './decision.js';
+import type { Duration } from './duration.js';
 import type { LimiterEventName, LimiterListener, LimiterListeners } from './events.js';
 import type { LimitValues } from './limit-values.js';
 import type { Logger } from './logger.js';
@@ -6,6 +7,7 @@ import type { BreakerOptions, BreakerState } from './resilience/breaker.js';
 import type { DenyCacheOptions } from './resilience/deny-cache.js';
 import type { RuleSpec } from './spec.js';
 import type { BoundLimit, Clock, Store } from './stores/store.js';
+import type { Cost } from './units.js';
 import type { WaitOptions } from './wait/wait-options.js';
 
 /** A fallback limiter built for you: the rule scaled to `share` (e.g. `1 / instances`) on `store`. */
@@ -61,8 +63,48 @@ export interface LimiterOptions {
 export type CreateLimiterOptions = RuleSpec & LimiterOptions;
 
 export interface ConsumeOptions {
-  /** Units this request takes (a whole number >= 1). Default 1. */
-  cost?: number;
+  /**
+   * Units this request takes. A whole number >= 1 charges every limit of the rule that much;
+   * `{ tokens: 800 }` charges each limit the amount of its `unit` (whole numbers >= 0), 1 for a
+   * unit it does not name. Default 1.
+   */
+  cost?: Cost;
+}
+
+export interface HoldOptions {
+  /** The estimate, charged now as `consume` charges its cost. Default 1. */
+  cost?: Cost;
+  /**
+   * How long the hold waits for `settle`: after it, settle and cancel change nothing and the
+   * estimate stays charged (nothing to do in the store). Default 10 minutes.
+   */
+  ttl?: Duration;
+}
+
+/**
+ * `open`: admitted and charged its estimate, not yet settled; `settled`, `cancelled`; `denied`:
+ * refused, nothing charged; `uncharged`: admitted without the store charging it (its failure
+ * mode or fallback answered): nothing to settle; `expired`: settled or cancelled after its `ttl`.
+ */
+export type HoldStatus = 'open' | 'settled' | 'cancelled' | 'denied' | 'uncharged' | 'expired';
+
+/** A consume of an estimate, settled later at the actual cost (`limiter.hold`). */
+export interface Hold {
+  readonly key: string;
+  /** The decision of the hold's consume: allowed or not, as `consume` reports it. */
+  readonly decision: Decision;
+  readonly status: HoldStatus;
+  /**
+   * Charges `actual` instead of the estimate (same shapes as `cost`; amounts >= 0): per limit, the
+   * unused part comes back as a refund of the hold's charge does (nothing flows into a later
+   * window, period or bucket state), an excess is charged even beyond the limit (never refused),
+   * and a concurrency limit's slot is released; one store call. Resolves to the decision a
+   * request of cost 1 would now get. Only the first settle or cancel of an open hold within its
+   * `ttl` changes anything.
+   */
+  settle(actual: Cost): Promise<Decision>;
+  /** Gives the whole estimate back (a settle at 0) and releases the slot. */
+  cancel(): Promise<Decision>;
 }
 
 export interface RefundOptions extends ConsumeOptions {
@@ -90,6 +132,12 @@ export interface Limiter {
    * limit takes one slot (whatever the cost), returned as `decision.lease`. Never rejects because of the store.
    */
   consume(key: string, options?: ConsumeOptions): Promise<Decision>;
+  /**
+   * Charges the estimate `options.cost` as `consume` does, all limits or none, for work whose cost
+   * is known only once done (tokens, bytes); the `Hold` settles the actual cost. Never rejects
+   * because of the store.
+   */
+  hold(key: string, options?: HoldOptions): Promise<Hold>;
   /**
    * Gives back a lease's slot. Releasing twice, or after the lease expired, frees nothing more;
    * releasing `undefined` (a decision the failure mode answered holds no lease) does nothing.

@@ -2,6 +2,7 @@ import type { Charge } from './algorithms/types.js';
 import { CONSUME_FIELDS, costOf, REFUND_FIELDS } from './consume-options.js';
 import type { Decision } from './decision.js';
 import { describeValue, invalidOption, TollgateError } from './errors.js';
+import { openHold } from './hold.js';
 import { assertIdentity } from './keys.js';
 import { LimiterCalls } from './limiter-calls.js';
 import { type FailureAnswer, type LimiterConfig, parseLimiterOptions } from './limiter-config.js';
@@ -9,7 +10,7 @@ import type { ConsumeOptions, CreateLimiterOptions, Limiter } from './limiter-ty
 import { createVariants, type Variants } from './limiter-variants.js';
 import type { FieldSet } from './option-fields.js';
 import type { StoreFailureAnswer } from './resilience/guarded-store.js';
-import type { Clock, Store } from './stores/store.js';
+import type { BoundLimit, Clock, Store } from './stores/store.js';
 import { createWaiter } from './wait/wait.js';
 
 /** A limiter enforcing `options`' rule; throws `ERR_TOLLGATE_INVALID_SPEC` or `_OPTION` naming the bad field. */
@@ -42,7 +43,8 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume: (key, options) => withCost(options, CONSUME_FIELDS, (cost) => calls.consume(key, cost)),
+    consume: (key, options) => withCost(options, CONSUME_FIELDS, limits, (cost, costs) => calls.consume(key, cost, limits, costs)),
+    hold: (key, options) => openHold(calls, config, key, options, (stored) => waiter.released(stored)),
     async release(lease) {
       // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.
       if (lease === undefined) return;
@@ -55,9 +57,10 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     peek: (key) => calls.run('peek', key, 1),
     reset: (key) => calls.run('reset', key, 1),
     refund: (key, options) =>
-      withCost(options, REFUND_FIELDS, (cost) =>
-        options?.charge === undefined ? calls.run('refund', key, cost) : refundCharge(calls, key, options.charge, options.cost),
-      ),
+      withCost(options, REFUND_FIELDS, limits, (cost, costs) => {
+        if (options?.charge !== undefined) return refundCharge(calls, key, options.charge, options.cost === undefined ? undefined : cost);
+        return calls.run('refund', key, cost, '', limits, undefined, costs && { costs });
+      }),
     wait(key, waitOptions) {
       // Waiters line up per key as stored, the key leases name.
       try {
@@ -130,6 +133,9 @@ function refundCharge(calls: LimiterCalls, key: string, holder: unknown, cost: n
   const charged = holder.charge;
   // Nothing was charged, or it was all given back: what is left is what a peek reports.
   if (charged === undefined) return calls.run('peek', key, 1);
+  if (charged.costs !== undefined && cost !== undefined) {
+    return Promise.reject(invalidOption('cost', 'cannot part a charge of several units: refund it whole, or use hold and settle', cost));
+  }
   const units = Math.min(cost ?? charged.cost, charged.cost);
   const rest = charged.cost - units;
   if (rest > 0) holder.charge = { ...charged, cost: rest };
@@ -151,13 +157,21 @@ function isChargeHolder(value: unknown): value is Pick<Decision, 'charge'> {
   );
 }
 
-/** `run` with the cost `options` ask for; a promise rejected with the error when they are refused. */
-function withCost(options: ConsumeOptions | undefined, fields: FieldSet, run: (cost: number) => Promise<Decision>): Promise<Decision> {
-  let cost: number;
+/**
+ * `run` with the cost `options` ask for (and its costs per limit of `limits`, when they differ:
+ * `cost` is then the most of them); a promise rejected with the error when they are refused.
+ */
+function withCost(
+  options: ConsumeOptions | undefined,
+  fields: FieldSet,
+  limits: readonly BoundLimit[],
+  run: (cost: number, costs: readonly number[] | undefined) => Promise<Decision>,
+): Promise<Decision> {
+  let cost: number | readonly number[];
   try {
-    cost = costOf(options, fields);
+    cost = costOf(options, fields, limits);
   } catch (error) {
     return Promise.reject(error);
   }
-  return run(cost);
+  return typeof cost === 'number' ? run(cost, undefined) : run(Math.max(...cost), cost);
 }

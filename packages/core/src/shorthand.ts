@@ -32,10 +32,9 @@ const SHORTHAND_FIELDS: SpecFields = {
  * a field outside it is a misspelling whatever the algorithm, named before anything else.
  */
 export const SPEC_FIELDS: FieldSet = Object.fromEntries(
-  ['algorithm', 'name', ...SHORTHANDS, ...[...ALGORITHMS.values()].flatMap((algorithm) => Object.keys(algorithm.fields))].map((field) => [
-    field,
-    true,
-  ]),
+  ['algorithm', 'name', 'unit', ...SHORTHANDS, ...[...ALGORITHMS.values()].flatMap((algorithm) => Object.keys(algorithm.fields))].map(
+    (field) => [field, true],
+  ),
 );
 
 /** The fields a limit spec, as written, may carry with their kinds; none when it names no known algorithm. */

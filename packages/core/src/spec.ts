@@ -4,6 +4,7 @@ import { invalidSpec, TollgateError } from './errors.js';
 import { closestName, refuseUnknownFields } from './option-fields.js';
 import { expandShorthand, SPEC_FIELDS } from './shorthand.js';
 import type { BoundLimit } from './stores/store.js';
+import { unitOf } from './units.js';
 
 interface Named {
   /**
@@ -11,6 +12,11 @@ interface Named {
    * rule, its window (`1s`, `15m`, `1d`; `concurrency` for a concurrency limit), unique within the rule.
    */
   name?: string;
+  /**
+   * What the limit counts, for costs given per unit (`cost: { tokens: 800 }`) and the `qu` of the
+   * RateLimit-Policy header: `requests` (default), `tokens`, `content-bytes`... (see `LimitUnit`).
+   */
+  unit?: string;
 }
 
 /** SmoothBursty: `mode: 'reserve'` borrows future permits, admitting with `delayMs` up to `maxDelay`. */
@@ -121,12 +127,12 @@ function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLi
   }
   const allowed = Object.keys(algorithm.fields);
   for (const field of Object.keys(spec)) {
-    if (field !== 'algorithm' && field !== 'name' && !allowed.includes(field) && spec[field] !== undefined) {
+    if (field !== 'algorithm' && field !== 'name' && field !== 'unit' && !allowed.includes(field) && spec[field] !== undefined) {
       const closest = closestName(field, allowed);
       const hint = closest === undefined ? '' : `: did you mean ${closest}?`;
       throw invalidSpec(
         `${path}.${field}`,
-        `is not an option of ${algorithm.name}${hint} (options: ${allowed.join(', ')}, name)`,
+        `is not an option of ${algorithm.name}${hint} (options: ${allowed.join(', ')}, name, unit)`,
         spec[field],
       );
     }
@@ -134,8 +140,9 @@ function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLi
   if (spec.name !== undefined && (typeof spec.name !== 'string' || !NAME_PATTERN.test(spec.name))) {
     throw invalidSpec(`${path}.name`, 'must be 1-64 characters of A-Z a-z 0-9 _ . -', spec.name);
   }
+  const unit = unitOf(spec.unit, `${path}.unit`);
   const params = algorithm.parse(spec, at);
-  const unnamed = { algorithm, params, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
+  const unnamed = { algorithm, params, unit, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
   return { name: (spec.name as string | undefined) ?? defaultName(unnamed), ...unnamed };
 }
 

@@ -70,6 +70,7 @@ const TYPOS: [string, () => unknown, string, string | undefined][] = [
   ['RedisStore', () => new RedisStore({ client, ttlSlack: 100 } as never), 'ttlSlack', 'ttlSlackMs'],
   ['consume', () => limiter.consume('k', { cots: 5 } as never), 'cots', 'cost'],
   ['refund', () => limiter.refund('k', { cots: 5 } as never), 'cots', 'cost'],
+  ['hold', () => limiter.hold('k', { cost: 2, tll: '1m' } as never), 'tll', 'ttl'],
   ['wait', () => limiter.wait('k', { maxWiat: 5 } as never), 'maxWiat', 'maxWait'],
   ['createRuleSet', () => createRuleSet(rules, { wacth: true } as never), 'wacth', undefined],
   ['createRuleSet', () => createRuleSet(rules, { clok: Date.now } as never), 'clok', 'clock'],

@@ -3,6 +3,7 @@ import { RedisClusterProcess, type RedisTarget, startRedis } from '@tollgate/tes
 import { type Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLimiter, type LimitSpec, RedisStore, type StoreErrorEvent } from '../src/index.js';
+import { driverCalls } from './helpers/command-stats.js';
 import { STORE_SEMANTICS } from './helpers/stores.js';
 
 let target: RedisTarget;
@@ -13,7 +14,7 @@ const uniquePrefix = () => `rs${process.pid}-${counter++}`;
 
 async function scriptCalls(): Promise<number> {
   const stats = await client.info('commandstats');
-  return ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0);
+  return driverCalls(stats);
 }
 
 beforeAll(async () => {
@@ -43,6 +44,29 @@ describe('RedisStore on one node', () => {
     // One request per 720 s comes back; the first may already be a few ms old.
     expect(decisions[5]!.retryAfterMs).toBeGreaterThan(715_000);
     expect(decisions[5]!.retryAfterMs).toBeLessThanOrEqual(720_000);
+  });
+
+  it('settles a hold of a rule of several units and a lease in one script call, on Redis time', async () => {
+    const limiter = createLimiter({
+      limits: [
+        { name: 'in-flight', algorithm: 'concurrency', limit: 1, leaseTtl: '1m' },
+        { name: 'minute', algorithm: 'sliding-window-log', limit: 10, window: '1m' },
+        { name: 'tokens', algorithm: 'fixed-window', limit: 1000, window: '1m', unit: 'tokens' },
+      ],
+      store,
+      prefix: uniquePrefix(),
+      ...STORE_SEMANTICS,
+    });
+    const hold = await limiter.hold('a', { cost: { tokens: 400 } });
+    const before = await scriptCalls();
+    const settled = await hold.settle({ tokens: 1200 });
+    expect(await scriptCalls()).toBe(before + 1);
+    // The lease is back, the log keeps its entry, and the tokens are charged beyond the limit.
+    expect(settled.limits.map((limit) => [limit.name, limit.allowed, limit.remaining])).toEqual([
+      ['in-flight', true, 0],
+      ['minute', true, 8],
+      ['tokens', false, 0],
+    ]);
   });
 
   it('decides the operations of several rules coalesced into one script call', async () => {
@@ -154,10 +178,10 @@ describe('RedisStore on one node', () => {
     expect(calls).toBeLessThanOrEqual(Math.ceil(1000 / 128) + 1);
   });
 
-  it('recovers when Redis loses its scripts (NOSCRIPT → EVAL)', async () => {
+  it('recovers when Redis loses its functions (Function not found → FUNCTION LOAD)', async () => {
     const limiter = createLimiter({ qps: 10, store, prefix: uniquePrefix(), ...STORE_SEMANTICS });
     expect((await limiter.consume('a')).allowed).toBe(true);
-    await client.script('FLUSH');
+    await client.function('FLUSH');
     expect(await limiter.consume('a')).toMatchObject({ allowed: true, remaining: 8 });
   });
 

@@ -10,7 +10,7 @@ describe('an algorithm without refund', () => {
     const { refund: _, ...withoutRefund } = gcra;
     const algorithm: AnyAlgorithm = withoutRefund;
     const params = algorithm.parse({ rate: 10, burst: 3 }, fieldPath('spec'));
-    const limit: BoundLimit = { name: 'default', algorithm, params, luaArgs: [] };
+    const limit: BoundLimit = { name: 'default', algorithm, params, unit: 'requests', luaArgs: [] };
     const store = new MemoryStore();
     const keyspaces = keyspacesFor('test', ['default:gcra']);
     const operation = (kind: StoreOperation['kind'], cost: number): StoreOperation => ({

@@ -3,8 +3,8 @@ import type { RegisteredAlgorithm } from '../src/algorithms/registry.js';
 import type { AlgorithmName, LimitSpec } from '../src/index.js';
 
 type DeclaredFields<N extends AlgorithmName> = keyof Extract<RegisteredAlgorithm, { name: N }>['fields'];
-/** The fields of a spec type besides `algorithm` and `name`, over every member of a union. */
-type FieldsOfType<T> = T extends unknown ? Exclude<keyof T, 'algorithm' | 'name'> : never;
+/** The fields of a spec type besides `algorithm`, `name` and `unit`, over every member of a union. */
+type FieldsOfType<T> = T extends unknown ? Exclude<keyof T, 'algorithm' | 'name' | 'unit'> : never;
 type TypedFields<N extends AlgorithmName> = FieldsOfType<Extract<LimitSpec, { algorithm: N }>>;
 
 /** Per algorithm: the fields its spec type and its declaration do not share (none when they agree). */

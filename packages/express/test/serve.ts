@@ -3,7 +3,6 @@ import type { ContractApp, ContractFramework, ContractHandler } from '@tollgate/
 import type { RequestHandler } from 'express';
 import express5 from 'express';
 import express4 from 'express4';
-import type { RateLimitMiddleware } from '../src/index.js';
 
 /** Express 4 and 5 share this shape: the contract's apps build on either. */
 type ExpressFactory = typeof express5;
@@ -18,7 +17,7 @@ function handle(handler: ContractHandler): RequestHandler {
 }
 
 /** Builds a contract app on Express: `trust proxy` for loopback proxies, app-level limiters, then the routes. */
-function serveExpress(express: ExpressFactory, spec: ContractApp<RateLimitMiddleware>): RequestListener {
+function serveExpress(express: ExpressFactory, spec: ContractApp<RequestHandler>): RequestListener {
   const app = express();
   if (spec.trustProxy) app.set('trust proxy', 'loopback');
   for (const limit of spec.use ?? []) app.use(limit);
@@ -29,8 +28,8 @@ function serveExpress(express: ExpressFactory, spec: ContractApp<RateLimitMiddle
   return app;
 }
 
-/** Both majors the package supports, for the contract suite. */
-export const EXPRESS_VERSIONS: ContractFramework<RateLimitMiddleware>[] = [
+/** Both majors the package supports, for the contract suites (app-level middleware: rate limits or adaptive concurrency). */
+export const EXPRESS_VERSIONS: ContractFramework<RequestHandler>[] = [
   { name: 'Express 4', serve: (app) => serveExpress(express4, app) },
   { name: 'Express 5', serve: (app) => serveExpress(express5, app) },
 ];

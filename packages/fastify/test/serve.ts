@@ -1,12 +1,14 @@
+import type { RequestListener } from 'node:http';
 import {
   type ContractApp,
   type ContractFramework,
   type ContractHandler,
   type ContractLimiter,
   type ContractOptions,
+  type ContractRoute,
   contractSpec,
 } from '@tollgate/testing';
-import Fastify5, { type FastifyInstance, type RouteHandlerMethod } from 'fastify';
+import Fastify5, { type FastifyInstance, type FastifyPluginAsync, type RouteHandlerMethod } from 'fastify';
 import Fastify4 from 'fastify4';
 import { type RateLimitHook, type RateLimitPluginOptions, rateLimit, rateLimitHook } from '../src/index.js';
 
@@ -60,8 +62,7 @@ async function build(factory: FastifyFactory, spec: ContractApp<FastifyLimit>): 
 }
 
 /** The app's request listener: requests wait for it to be ready; an app that fails to start answers 500 with the error. */
-function serveFastify(factory: FastifyFactory, spec: ContractApp<FastifyLimit>) {
-  const app = build(factory, spec);
+function listenerOf(app: Promise<FastifyInstance>) {
   app.catch(() => {});
   return (req: Parameters<FastifyInstance['routing']>[0], res: Parameters<FastifyInstance['routing']>[1]) => {
     app.then(
@@ -74,16 +75,32 @@ function serveFastify(factory: FastifyFactory, spec: ContractApp<FastifyLimit>) 
   };
 }
 
+const serveFastify = (factory: FastifyFactory, spec: ContractApp<FastifyLimit>) => listenerOf(build(factory, spec));
+
+/** Builds an app on Fastify with `plugin` (the adaptive concurrency one) registered app-wide, then `routes`. */
+async function buildBehind(factory: FastifyFactory, plugin: FastifyPluginAsync, routes: ContractRoute<never>[]): Promise<FastifyInstance> {
+  const app = factory({ trustProxy: false });
+  await app.register(plugin);
+  for (const route of routes) app.route({ method: route.method ?? 'GET', url: route.path, handler: handle(route.handler) });
+  await app.ready();
+  return app;
+}
+
 /** Both majors the package supports, for the contract suite. */
-export const FASTIFY_VERSIONS: ContractFramework<FastifyLimit>[] = [
+export const FASTIFY_VERSIONS: (ContractFramework<FastifyLimit> & {
+  /** Serves `routes` with `plugin` registered app-wide (the adaptive contract). */
+  serveBehind(plugin: FastifyPluginAsync, routes: ContractRoute<never>[]): RequestListener;
+})[] = [
   {
     name: 'Fastify 4',
     serve: (app) => serveFastify(Fastify4 as unknown as FastifyFactory, app),
+    serveBehind: (plugin, routes) => listenerOf(buildBehind(Fastify4 as unknown as FastifyFactory, plugin, routes)),
     problemContentType: 'application/problem+json; charset=utf-8',
   },
   {
     name: 'Fastify 5',
     serve: (app) => serveFastify(Fastify5 as unknown as FastifyFactory, app),
+    serveBehind: (plugin, routes) => listenerOf(buildBehind(Fastify5 as unknown as FastifyFactory, plugin, routes)),
     problemContentType: 'application/problem+json; charset=utf-8',
   },
 ];

@@ -1,8 +1,10 @@
 import { getRequestListener } from '@hono/node-server';
 import type { ContractApp, ContractFramework, ContractHandler } from '@tollgate/testing';
-import { type Handler, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, type Handler, Hono, type MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { RateLimitMiddleware } from '../src/index.js';
+
+/** The request as the contract's callbacks read it (`req.path`, `req.get()`): Hono's `c.get` reads variables, not headers. */
+export const contractRequest = (c: Context) => ({ path: c.req.path, get: (name: string) => c.req.header(name) });
 
 function handle(handler: ContractHandler): Handler {
   return async (c) => {
@@ -17,7 +19,7 @@ function handle(handler: ContractHandler): Handler {
  * Hono has no app-wide trust-proxy setting: the limiters of an app behind a proxy were given
  * `trustProxy` (the adapter's `trustingProxy`).
  */
-function serveHono(spec: ContractApp<RateLimitMiddleware>) {
+function serveHono(spec: ContractApp<MiddlewareHandler>) {
   const app = new Hono();
   for (const limit of spec.use ?? []) app.use(limit);
   for (const route of spec.routes) {
@@ -27,4 +29,4 @@ function serveHono(spec: ContractApp<RateLimitMiddleware>) {
   return getRequestListener(app.fetch);
 }
 
-export const HONO_VERSIONS: ContractFramework<RateLimitMiddleware>[] = [{ name: 'Hono 4', serve: serveHono }];
+export const HONO_VERSIONS: ContractFramework<MiddlewareHandler>[] = [{ name: 'Hono 4', serve: serveHono }];

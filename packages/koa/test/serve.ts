@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import type { ContractApp, ContractFramework, ContractHandler } from '@tollgate/testing';
 import Koa, { type Middleware } from 'koa';
 import Koa2 from 'koa2';
-import type { RateLimitMiddleware } from '../src/index.js';
 
 /** Koa 2 and 3 share this shape: the contract's apps build on either. */
 type KoaClass = typeof Koa;
@@ -16,7 +15,7 @@ function handle(handler: ContractHandler): Middleware {
 }
 
 /** Builds a contract app on Koa: `app.proxy` for a trusted proxy, app-level limiters, then the routes on @koa/router. */
-function serveKoa(KoaApp: KoaClass, spec: ContractApp<RateLimitMiddleware>) {
+function serveKoa(KoaApp: KoaClass, spec: ContractApp<Middleware>) {
   const app = new KoaApp({ proxy: spec.trustProxy ?? false });
   for (const limit of spec.use ?? []) app.use(limit);
   const router = new Router();
@@ -28,8 +27,8 @@ function serveKoa(KoaApp: KoaClass, spec: ContractApp<RateLimitMiddleware>) {
   return app.callback();
 }
 
-/** Both majors the package supports, for the contract suite. */
-export const KOA_VERSIONS: ContractFramework<RateLimitMiddleware>[] = [
+/** Both majors the package supports, for the contract suites (app-level middleware: rate limits or adaptive concurrency). */
+export const KOA_VERSIONS: ContractFramework<Middleware>[] = [
   { name: 'Koa 2', serve: (app) => serveKoa(Koa2, app) },
   { name: 'Koa 3', serve: (app) => serveKoa(Koa, app) },
 ];

@@ -111,7 +111,12 @@ function controllerOf(spec: ContractApp<NestLimit>, send: Send) {
 }
 
 /** Boots the app with a global guard, then hands each rule the limiter Nest built for it. */
-async function boot(platform: Platform, spec: ContractApp<NestLimit>, send: Send): Promise<INestApplication> {
+async function boot(
+  platform: Platform,
+  spec: ContractApp<NestLimit>,
+  send: Send,
+  configure?: (app: INestApplication) => void,
+): Promise<INestApplication> {
   const limits = [...(spec.use ?? []), ...spec.routes.flatMap((route) => route.limits ?? [])];
   const controller = controllerOf(spec, send);
   const app = await startApp(
@@ -121,7 +126,7 @@ async function boot(platform: Platform, spec: ContractApp<NestLimit>, send: Send
       controllers: [controller],
       providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
     },
-    { trustProxy: spec.trustProxy ?? false },
+    { trustProxy: spec.trustProxy ?? false, configure },
   );
   booted.add(app);
   const registry = app.get(RateLimitRegistry);
@@ -134,8 +139,13 @@ async function boot(platform: Platform, spec: ContractApp<NestLimit>, send: Send
 }
 
 /** The app's request listener: requests wait for the boot; a boot that fails answers 500 with the error. */
-function serveNest(platform: Platform, spec: ContractApp<NestLimit>, send: Send): RequestListener {
-  const app = boot(platform, spec, send);
+function serveNest(
+  platform: Platform,
+  spec: ContractApp<NestLimit>,
+  send: Send,
+  configure?: (app: INestApplication) => void,
+): RequestListener {
+  const app = boot(platform, spec, send, configure);
   app.catch(() => {});
   return (req, res) => {
     app.then(
@@ -165,11 +175,19 @@ const sendExpress = (res: ExpressResponse, status: number, body: string | Record
 const sendFastify = (reply: FastifyReply, status: number, body: string | Record<string, unknown>) => reply.code(status).send(body);
 
 /** Nest on both platforms, the guard applied globally. */
-export const NEST_PLATFORMS: ContractFramework<NestLimit>[] = [
-  { name: 'Nest on Express', serve: (app) => serveNest('express', app, sendExpress as Send) },
+export const NEST_PLATFORMS: (ContractFramework<NestLimit> & {
+  /** Serves `routes` (no rules) with `middleware` applied app-wide by `app.use` (the adaptive contract). */
+  serveBehind(middleware: unknown, routes: ContractRoute<NestLimit>[]): RequestListener;
+})[] = [
+  {
+    name: 'Nest on Express',
+    serve: (app) => serveNest('express', app, sendExpress as Send),
+    serveBehind: (middleware, routes) => serveNest('express', { routes }, sendExpress as Send, (app) => app.use(middleware)),
+  },
   {
     name: 'Nest on Fastify',
     serve: (app) => serveNest('fastify', app, sendFastify as Send),
+    serveBehind: (middleware, routes) => serveNest('fastify', { routes }, sendFastify as Send, (app) => app.use(middleware)),
     problemContentType: 'application/problem+json; charset=utf-8',
   },
 ];

@@ -3,8 +3,21 @@ export { killClientConnections } from './client-kill.js';
 export { describeExampleApp, type ExampleAppOptions } from './example-app.js';
 export type { BudgetHeaderStyle, ChatRequest, ChatUsage, FakeLlm, FakeLlmCall, FakeLlmOptions } from './fake-llm/index.js';
 export { startFakeLlm } from './fake-llm/index.js';
-export type { BackendContext, ContractRequestView } from './http-contract/index.js';
-export { contractSpec, describeHttpAdapter, describeOnBackends, structured, withContractRequests } from './http-contract/index.js';
+export type {
+  AdaptiveAdapter,
+  AdaptiveFramework,
+  BackendContext,
+  ContractAdaptiveLimiter,
+  ContractRequestView,
+} from './http-contract/index.js';
+export {
+  contractSpec,
+  describeAdaptiveAdapter,
+  describeHttpAdapter,
+  describeOnBackends,
+  structured,
+  withContractRequests,
+} from './http-contract/index.js';
 export type {
   AdapterCapabilities,
   ContractApp,

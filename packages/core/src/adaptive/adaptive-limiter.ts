@@ -71,7 +71,7 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
   constructor(private readonly config: AdaptiveConfig<Context>) {
     this.state = config.algorithm.initial;
     this.queue = config.queue === undefined ? undefined : new WaitQueue(config.queue.order, config.queue.maxSize);
-    config.partitions?.setLimit(this.state.limit);
+    config.partitions?.setLimit(sharedLimitOf(this.state));
   }
 
   tryAcquire(context?: Context): AdaptiveAdmission {
@@ -146,8 +146,10 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
       given = true;
       this.inflight -= 1;
       if (partition) partition.inflight -= 1;
+      // Still at or over its share without this slot: the slot was borrowed.
+      const borrowed = partition !== undefined && partition.inflight >= partition.limit;
       if (outcome !== 'ignore') this.sample(partition, this.config.clock() - startedAt, inflightAtStart, outcome === 'dropped');
-      this.serveWaiters();
+      this.serveWaiters(borrowed ? partition : undefined);
     };
     return {
       admitted: true,
@@ -165,10 +167,11 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
     const overloaded = eventLoopDelayMs !== undefined && loopDelay !== undefined && eventLoopDelayMs > loopDelay.maxMs;
     const sample: LimitSample = { rttMs, inflight, dropped: dropped || overloaded };
     const previous = this.state.limit;
+    const previousShared = sharedLimitOf(this.state);
     this.state = algorithm.step(this.state, sample);
     this.rttAverageMs = this.rttAverageMs === 0 ? rttMs : this.rttAverageMs + RTT_AVERAGE_WEIGHT * (rttMs - this.rttAverageMs);
+    if (sharedLimitOf(this.state) !== previousShared) this.config.partitions?.setLimit(sharedLimitOf(this.state));
     if (this.state.limit !== previous) {
-      this.config.partitions?.setLimit(this.state.limit);
       if (events.has('limit'))
         events.emit('limit', { limit: this.state.limit, previous, sample, estimates: algorithm.estimates(this.state) });
     }
@@ -185,11 +188,19 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
     }
   }
 
-  /** Hands free slots to waiters, highest priority first. */
-  private serveWaiters(): void {
+  /**
+   * Hands free slots to waiters, highest priority first. A slot given back by a partition that had
+   * borrowed it (`borrowedFrom`) passes to a waiter of a higher partition even while the limit is
+   * full: in flight stays as it was, and the borrowing partition is the one shed.
+   */
+  private serveWaiters(borrowedFrom?: Partition): void {
     const queue = this.queue;
     if (queue === undefined) return;
-    for (let waiter = queue.next((w) => this.mayTake(w.partition)); waiter; waiter = queue.next((w) => this.mayTake(w.partition))) {
+    let handOver = borrowedFrom;
+    const outranks = (waiter: Waiter) => handOver !== undefined && (waiter.partition?.rank ?? handOver.rank) < handOver.rank;
+    const admissible = (waiter: Waiter) => this.mayTake(waiter.partition) || outranks(waiter);
+    for (let waiter = queue.next(admissible); waiter; waiter = queue.next(admissible)) {
+      if (!this.mayTake(waiter.partition)) handOver = undefined;
       waiter.settle('admitted');
     }
   }
@@ -208,3 +219,5 @@ class Adaptive<Context> implements AdaptiveLimiter<Context> {
     return { admitted: false, partition: partition?.name, reason, retryAfterMs: Math.max(1, Math.ceil(this.rttAverageMs)) };
   }
 }
+
+const sharedLimitOf = (state: LimitState): number => state.sharedLimit ?? state.limit;

@@ -31,6 +31,13 @@ export function ofLimit(value: unknown, field: string, fallback: OfLimit): OfLim
   throw invalidOption(field, 'must be a number of at least 0 or a function of the limit', value);
 }
 
+/** `value` as a boolean, or `fallback` when absent. */
+export function booleanOr(value: unknown, field: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw invalidOption(field, 'must be true or false', value);
+  return value;
+}
+
 /** `value` as a function, or `fallback` when absent. */
 export function functionOr<F extends (...args: never[]) => unknown>(value: unknown, field: string, fallback: F): F {
   if (value === undefined) return fallback;

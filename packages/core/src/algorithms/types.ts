@@ -31,8 +31,10 @@ export interface StepResult<S> extends Outcome {
 export interface Charge {
   /** When the store decided, on the store's own timeline (its clock, the client clock sent, or Redis TIME). */
   readonly atMs: number;
-  /** The cost charged. */
+  /** The cost charged (of a consume charging its limits different costs, the most it charged one). */
   readonly cost: number;
+  /** Of a consume charging its limits different costs (units): what it charged each, in the rule's order. */
+  readonly costs?: readonly number[];
   /** The consume's token ('' when its rule needed none): names the members it added. */
   readonly token: string;
 }

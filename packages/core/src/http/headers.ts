@@ -1,5 +1,6 @@
 import type { Decision, LimitDecision } from '../decision.js';
 import type { BoundLimit } from '../stores/store.js';
+import { DEFAULT_UNIT } from '../units.js';
 import { draft6Headers, draft7Headers, draft8Headers } from './draft-headers.js';
 import { ceilSeconds } from './seconds.js';
 import type { DraftVersion } from './types.js';
@@ -25,7 +26,9 @@ export const FIELD = {
 /**
  * `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11), one list member per limit:
  * `"name";q=<quota>;w=<window seconds>`, or `"name";q=<slots>;qu="concurrent-requests"` for a
- * concurrency limit, which has no time window. `q` is what the limit admits at once (in reserve
+ * concurrency limit, which has no time window; a limit counting another unit than requests says
+ * which with `qu` (`qu="tokens"`: the draft registers `requests`, `content-bytes` and
+ * `concurrent-requests`; any other unit name is sent as it is, as an unregistered quota unit). `q` is what the limit admits at once (in reserve
  * mode the burst plus what it may borrow), the same units `r` counts; a count that never resets
  * (`window: 'forever'`) has no `w`. It never changes for a rule, so it is built once. A window shorter than a second, or not a whole number of seconds,
  * is rounded up: the policy then understates the rate, and a client that follows it is never limited.
@@ -36,8 +39,9 @@ export function policyHeader(limits: readonly BoundLimit[]): string {
       const { quota, windowMs, unit } = limit.algorithm.policy(limit.params);
       const item = `"${limit.name}";q=${Math.floor(quota)}`;
       if (unit === 'concurrent-requests') return `${item};qu="concurrent-requests"`;
+      const counted = limit.unit === DEFAULT_UNIT ? item : `${item};qu="${limit.unit}"`;
       // A count that never resets has no window: `w` is optional (-11 §2.1), and must not be 0.
-      return Number.isFinite(windowMs) ? `${item};w=${Math.max(1, ceilSeconds(windowMs))}` : item;
+      return Number.isFinite(windowMs) ? `${counted};w=${Math.max(1, ceilSeconds(windowMs))}` : counted;
     })
     .join(', ');
 }

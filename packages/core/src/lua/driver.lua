@@ -1,16 +1,22 @@
 -- Runs a batch of operations, in order, atomically.
--- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), rule_count, then per rule:
+-- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), the header, op_count,
+-- the ops, the call id. The header is one argument: fields separated by single spaces (a field may
+-- be empty), which are rule_count, then per rule:
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
---   `token`, then peek | 'f' refund | 'n' penalty | 'a' consume of a group: all or nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
---   rules above), and 't' when its ops carry a token, else '';
---   then op_count, then per op: its shape (1-based index among the shapes above), then its token when
+--   `token`, then peek | 'f' refund | 'n' penalty | 's' settle a hold | 'a' consume of a group: all or
+--   nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
+--   rules above), and flags: 't' when its ops carry a token, 'v' when they carry a cost per limit;
+--   then, after the header, op_count, then per op: its shape (1-based index among the shapes above), then its token when
 --   the shape says so (a string unique to the op, for algorithms that store per-request members),
---   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost.
+--   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost,
+--   for an 's' op the hold's token and time then per limit what the hold charged it, then its
+--   costs per limit (the shape's cost is then unused).
 -- A rule is sent once per batch however many of its ops the batch carries, and its params parsed
 -- once; so is a shape: the ops of a batch mostly share their kind, clock, cost and rule, and each
--- then costs Redis one argument instead of five.
+-- then costs Redis one argument instead of five. A call's header is mostly the header of calls
+-- before it: a function library keeps what it parsed (see read_header).
 -- KEYS, per op: when its rule has limits whose state is a string (every algorithm without
 -- `fetch = false`), first the one key holding all of them; then one key per limit keeping a
 -- sorted set, in the order of the limits. All of an op's keys share its identity's hash tag.
@@ -27,26 +33,30 @@
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
 -- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
 -- A penalty ('n') does the same with each limit's `penalty`, which charges even beyond the limit.
--- The call's id follows as the last ARGV: lua/script.ts runs the driver as a function and puts
--- the id in front of its reply.
-local slack = tonumber(ARGV[1])
+-- A settle ('s') of a hold (a consume charged `held` per limit at time `at` under its token)
+-- releases the hold's lease, then per limit refunds the unused part of that charge, or charges the
+-- excess as a penalty, and reports as a refund does.
+-- The call's id follows as the last ARGV, and comes back in front of the reply.
+-- This file defines run_batch(KEYS, ARGV): lua/script.ts calls it at the end of the script, or
+-- registers it as the function of a library, where what is defined outside it (the parsed rules
+-- among them) outlives the call.
 local NOTHING = {}
 
--- Parses the rules starting at ARGV[a]; returns them and the index of the first ARGV after them.
+-- Parses the rules starting at fields[a]; returns them and the index of the first field after them.
 -- A rule is { algos, params, place = { [limit] = the index of its state's first double in the
 -- packed value }, own = { [limit] = its key's offset among the op's keys }, first = { [n] = the
 -- place of the n-th string limit }, size = { [n] = its number of doubles }, doubles = their total, layout =
 -- the struct format of the packed value, packed = number of string limits, key_count }.
-local function read_rules(a)
+local function read_rules(fields, a)
   local rules = {}
-  for r = 1, tonumber(ARGV[a]) do
+  for r = 1, tonumber(fields[a]) do
     local algos, params, place, own, first, size, doubles, packed = {}, {}, {}, {}, {}, {}, 0, 0
     a = a + 1
-    local n = tonumber(ARGV[a])
+    local n = tonumber(fields[a])
     for i = 1, n do
-      local algo, count = ALGOS[ARGV[a + 1]], tonumber(ARGV[a + 2])
+      local algo, count = ALGOS[fields[a + 1]], tonumber(fields[a + 2])
       local p = {}
-      for j = 1, count do p[j] = tonumber(ARGV[a + 2 + j]) end
+      for j = 1, count do p[j] = tonumber(fields[a + 2 + j]) end
       algos[i], params[i] = algo, p
       if algo.fetch ~= false then
         packed = packed + 1
@@ -136,18 +146,19 @@ local function write_packed(key, rule, old, fresh, fresh_ttl)
   end
 end
 
--- The shapes of the batch's ops, starting at ARGV[a]: { kind, now (false: Redis TIME), cost, rule,
--- token (true: each op carries one) }, indexed by the text ops name them by; and the index of the
--- first ARGV after them.
-local function read_shapes(rules, a)
+-- The shapes of the batch's ops, starting at fields[a]: { kind, now (false: Redis TIME), cost, rule,
+-- token (true: each op carries one), costs (true: each op carries a cost per limit) }, indexed by the text ops name them by; and the index of the
+-- first field after them.
+local function read_shapes(fields, rules, a)
   local shapes = {}
-  for s = 1, tonumber(ARGV[a]) do
+  for s = 1, tonumber(fields[a]) do
     shapes[tostring(s)] = {
-      kind = ARGV[a + 1],
-      now = ARGV[a + 2] ~= '' and tonumber(ARGV[a + 2]),
-      cost = tonumber(ARGV[a + 3]),
-      rule = rules[ARGV[a + 4]],
-      token = ARGV[a + 5] == 't',
+      kind = fields[a + 1],
+      now = fields[a + 2] ~= '' and tonumber(fields[a + 2]),
+      cost = tonumber(fields[a + 3]),
+      rule = rules[fields[a + 4]],
+      token = string.find(fields[a + 5], 't', 1, true) ~= nil,
+      costs = string.find(fields[a + 5], 'v', 1, true) ~= nil,
     }
     a = a + 5
   end
@@ -160,7 +171,7 @@ end
 -- while nothing is written yet, never one op after another op was charged.
 -- Returns the packed values read, by key index, for the ops to start from; a key that an earlier
 -- op of the batch may have written is left out (nil), to be read again.
-local function check_types(shapes, a)
+local function check_types(KEYS, ARGV, shapes, a)
   local strings, at, seen, k = {}, {}, {}, 1
   for _ = 1, tonumber(ARGV[a]) do
     local shape = shapes[ARGV[a + 1]]
@@ -168,6 +179,8 @@ local function check_types(shapes, a)
     if shape.token then a = a + 1 end
     if shape.kind == 'g' then a = a + 2 end
     local rule = shape.rule
+    if shape.kind == 's' then a = a + 2 + #rule.algos end
+    if shape.costs then a = a + #rule.algos end
     local sorted_from = k
     if rule.packed > 0 then
       local key = KEYS[k]
@@ -203,33 +216,60 @@ local function write(algo, key, state, ttl)
   if ttl > 0 then algo.commit(key, state, ttl) else redis.call('DEL', key) end
 end
 
-local server_now
-local function read_server_now()
-  local t = redis.call('TIME')
-  server_now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-
 -- Writes of sorted-set limits an op commits once every limit allowed it, the doubles of a lone
 -- string limit, the new doubles of an op's packed key (fresh, their TTLs in fresh_ttl, by place),
 -- and where the steps of an op that writes nothing put theirs (scratch): arrays reused op to op.
 local pending_algo, pending_key, pending_state, pending_ttl = {}, {}, {}, {}
 local lone, fresh, fresh_ttl, scratch = { 0, 0, 0 }, {}, {}, {}
 
-local rules, a = read_rules(2)
--- Every place filled up front, rather than tables growing op by op.
-for _, rule in pairs(rules) do
-  for d = #fresh + 1, rule.doubles do fresh[d], fresh_ttl[d], scratch[d] = 0, false, 0 end
-end
-local shapes
-shapes, a = read_shapes(rules, a)
-local first_kind = shapes[ARGV[a + 1]].kind
-local fetched = NOTHING
-if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 'l' then fetched = check_types(shapes, a) end
-local ops_at = a
+-- The shapes of headers parsed before, by header: kept from call to call where the driver is a
+-- loaded function library (a script starts each call without them). Emptied when it holds
+-- MAX_PARSED headers.
+local parsed, parsed_count, MAX_PARSED = {}, 0, 1000
 
--- Runs the ops from ARGV[ops_at]; a group's consumes (kind 'a') run as `group_kind`. Returns the
+-- The header's fields: its text cut at every space.
+local function fields_of(header)
+  local fields, n = {}, 0
+  for field in string.gmatch(header .. ' ', '([^ ]*) ') do
+    n = n + 1
+    fields[n] = field
+  end
+  return fields
+end
+
+-- The shapes of the call's header (read_rules, then read_shapes), from `parsed` when a call before
+-- carried the same header. A header with a client's time in its shapes changes at every call: it
+-- is not kept.
+local function read_header(header)
+  local shapes = parsed[header]
+  if shapes then return shapes end
+  local fields = fields_of(header)
+  local rules, a = read_rules(fields, 1)
+  -- Every place filled up front, rather than tables growing op by op.
+  for _, rule in pairs(rules) do
+    for d = #fresh + 1, rule.doubles do fresh[d], fresh_ttl[d], scratch[d] = 0, false, 0 end
+  end
+  shapes = read_shapes(fields, rules, a)
+  for _, shape in pairs(shapes) do
+    if shape.now then return shapes end
+  end
+  if parsed_count == MAX_PARSED then parsed, parsed_count = {}, 0 end
+  parsed[header], parsed_count = shapes, parsed_count + 1
+  return shapes
+end
+
+-- The call's Redis TIME in milliseconds once an op read it (read_server_now), else nil: reset at
+-- the start of every call.
+local server_now
+local function read_server_now()
+  local t = redis.call('TIME')
+  server_now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Runs the ops from ARGV[ops_at] (`shapes` and `fetched` as run_batch has them, `slack` the
+-- TTL slack); a group's consumes (kind 'a') run as `group_kind`. Returns the
 -- reply (its Redis TIME left 0: see `reply_of`) and whether every op was allowed by all of its limits.
-local function run_ops(group_kind)
+local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
   local a = ops_at
   local reply = { ARGV[#ARGV], 0 }
   local r, k = 2, 1
@@ -248,6 +288,21 @@ local function run_ops(group_kind)
       charge = { at = tonumber(ARGV[a + 1]), cost = tonumber(ARGV[a + 2]), token = token }
       kind = 'f'
       a = a + 2
+    end
+    -- A settle's hold: its token and time, then what it charged each limit.
+    local held
+    if kind == 's' then
+      local n = #rule.algos
+      held = { token = ARGV[a + 1], at = tonumber(ARGV[a + 2]) }
+      for i = 1, n do held[i] = tonumber(ARGV[a + 2 + i]) end
+      a = a + 2 + n
+    end
+    local costs
+    if shape.costs then
+      local n = #rule.algos
+      costs = {}
+      for i = 1, n do costs[i] = tonumber(ARGV[a + i]) end
+      a = a + n
     end
     local now, ttl_extra = shape.now, slack
     if not now then
@@ -288,26 +343,41 @@ local function run_ops(group_kind)
       local algo, p, at = algos[i], params[i], place[i]
       local key, state = packed_key, old
       if not at then key = KEYS[k + own[i]] end
-      if kind == 'l' and algo.release then algo.release(key, p, now, token) end
       local step_cost = cost
-      if kind == 'f' or kind == 'n' then
-        step_cost = 1
-        -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
-        local written_ttl, written
-        if kind == 'n' then
-          if algo.penalty then written_ttl, written = algo.penalty(key, p, cost, now, token, old, at, fresh) end
-        elseif algo.refund then
-          written_ttl, written = algo.refund(key, p, cost, now, old, at, fresh, charge)
-        end
-        if written_ttl then
-          written_ttl = written_ttl + ttl_extra
-          if at then
-            fresh_ttl[at], written_any = written_ttl, true
-            -- The peek below reads the state written.
-            state = fresh
-            if written_ttl <= 0 then state = NOTHING end
-          else
-            write(algo, key, written, written_ttl)
+      if costs then step_cost = costs[i] end
+      -- Consumes (nearly every op) skip what the other kinds do first.
+      if kind ~= 'c' then
+        if kind == 'l' and algo.release then algo.release(key, p, now, token) end
+        if kind == 's' and algo.release then algo.release(key, p, now, held.token) end
+        if kind == 'f' or kind == 'n' or kind == 's' then
+          -- What the limit's refund (penalty) leaves, for how long: nil when it changes nothing.
+          local written_ttl, written
+          local units, change = step_cost, kind
+          if kind == 's' then
+            -- The unused part back as a refund of the hold's charge, an excess as a penalty; equal, nothing.
+            units, change = held[i] - step_cost, 'f'
+            if units < 0 then units, change = -units, 'n' end
+            if units == 0 then change = '' end
+            charge = { at = held.at, cost = held[i], token = held.token }
+          end
+          step_cost = 1
+          if change == 'n' then
+            if algo.penalty then written_ttl, written = algo.penalty(key, p, units, now, token, old, at, fresh) end
+          elseif change == 'f' and algo.refund then
+            -- A refund of costs per limit and a charge gives each limit back what the charge took from it.
+            if costs and charge and kind == 'f' then charge.cost = units end
+            written_ttl, written = algo.refund(key, p, units, now, old, at, fresh, charge)
+          end
+          if written_ttl then
+            written_ttl = written_ttl + ttl_extra
+            if at then
+              fresh_ttl[at], written_any = written_ttl, true
+              -- The peek below reads the state written.
+              state = fresh
+              if written_ttl <= 0 then state = NOTHING end
+            else
+              write(algo, key, written, written_ttl)
+            end
           end
         end
       end
@@ -358,10 +428,20 @@ local function reply_of(reply)
   return reply
 end
 
-if first_kind ~= 'a' then return reply_of((run_ops('c'))) end
--- A group (its ops all of kind 'a', on different keys): each is first run as a peek of its cost,
--- which writes nothing; only when every one passes are they run again as consumes, on the same
--- states at the same time, so with the same answers. Otherwise the peeks' answers are the reply.
-local checked, admitted = run_ops('p')
-if not admitted then return reply_of(checked) end
-return reply_of((run_ops('c')))
+-- Runs the call: its ops, in order, each atomic; returns the reply described above.
+local function run_batch(KEYS, ARGV)
+  server_now = nil
+  local slack = tonumber(ARGV[1])
+  local shapes, a = read_header(ARGV[2]), 3
+  local first_kind = shapes[ARGV[a + 1]].kind
+  local fetched = NOTHING
+  if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 's' or first_kind == 'l' then fetched = check_types(KEYS, ARGV, shapes, a) end
+
+  if first_kind ~= 'a' then return reply_of((run_ops(KEYS, ARGV, shapes, fetched, a, slack, 'c'))) end
+  -- A group (its ops all of kind 'a', on different keys): each is first run as a peek of its cost,
+  -- which writes nothing; only when every one passes are they run again as consumes, on the same
+  -- states at the same time, so with the same answers. Otherwise the peeks' answers are the reply.
+  local checked, admitted = run_ops(KEYS, ARGV, shapes, fetched, a, slack, 'p')
+  if not admitted then return reply_of(checked) end
+  return reply_of((run_ops(KEYS, ARGV, shapes, fetched, a, slack, 'c')))
+end

@@ -44,6 +44,9 @@
 -- A state read after its ttl_ms must decide as no state would: the packed key lives as long as
 -- its longest-lived limit.
 local INFINITE = -1
+-- MAX_SPAN_MS of algorithms/fields.ts in microseconds: the longest wait a cost may take (longer, it
+-- never passes), and how far ahead a penalty may charge a meter.
+local MAX_SPAN_US = 50 * 365 * 86400000 * 1000
 -- A ttl_ms that keeps a state with no expiry (a count that never resets).
 local FOREVER = math.huge
 local ALGOS = {}

@@ -8,11 +8,33 @@ import { driverLua, preludeLua } from './sources.generated.js';
 const scoped = (lua: string) => `do\n${lua}\nend`;
 
 /**
- * The driver runs as a function, its locals apart from the helpers'. Its reply carries, in front,
- * the call's own id (the last ARGV): a store can then tell its answer from another call's, should a
- * client library ever hand it the wrong reply (node-redis 5 Cluster clients do after a lost connection).
+ * The shared helpers, every algorithm's step, and the driver's run_batch(KEYS, ARGV) (lua/driver.lua).
+ * Its reply carries, in front, the call's own id (the last ARGV): a store can then tell its answer
+ * from another call's, should a client library ever hand it the wrong reply (node-redis 5 Cluster
+ * clients do after a lost connection).
  */
-const driverInScope = `local function run_batch()\n${driverLua}\nend\nreturn run_batch()`;
+const definitions = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverLua].join('\n');
 
-/** The one script behind every Redis decision: shared helpers, each algorithm's step, the batch driver. */
-export const TOLLGATE_SCRIPT: string = [preludeLua, ...[...ALGORITHMS.values()].map((a) => scoped(a.lua)), driverInScope].join('\n');
+/**
+ * The one script behind every Redis decision sent by EVAL: the definitions, made again at every
+ * call, then the driver's run.
+ */
+export const TOLLGATE_SCRIPT: string = `${definitions}\nreturn run_batch(KEYS, ARGV)`;
+
+/**
+ * The same driver as a Redis function library (Redis 7 `FUNCTION LOAD`), its function named
+ * `name` as the library is (letters, digits and underscores). Its definitions are made at the
+ * first FCALL and kept: Redis gives a library's code no standard library (math, string, struct)
+ * while loading it, only when its functions run. Every later call runs the driver alone.
+ */
+export function tollgateLibrary(name: string): string {
+  return [
+    `#!lua name=${name}`,
+    `local function define()\n${definitions}\nreturn run_batch\nend`,
+    'local run_batch',
+    `redis.register_function('${name}', function(keys, args)`,
+    '  run_batch = run_batch or define()',
+    '  return run_batch(keys, args)',
+    'end)',
+  ].join('\n');
+}

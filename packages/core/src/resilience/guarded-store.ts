@@ -36,13 +36,18 @@ export class GuardedStore {
     const { denyCache, breakers, store, now, events, rule } = this.config;
     const { kind, cost } = operation;
     // Waiters check the rule in reserve mode (other limits): their denials say nothing of a plain consume.
-    const cacheable = denyCache !== undefined && kind === 'consume' && cost === 1 && operation.limits === this.config.limits;
+    const cacheable =
+      denyCache !== undefined &&
+      kind === 'consume' &&
+      cost === 1 &&
+      operation.costs === undefined &&
+      operation.limits === this.config.limits;
     if (cacheable) {
       const cached = denyCache.get(key, now(), operation.limits);
       if (cached) return this.decisions.report(operation, key, cached, 0);
     }
     // Capacity given back here may end a cached denial early.
-    if (kind === 'reset' || kind === 'refund') denyCache?.forget(key);
+    if (kind === 'reset' || kind === 'refund' || kind === 'settle') denyCache?.forget(key);
     // One breaker per failure domain: a failed Cluster node does not stop calls to the others.
     const breaker = breakers?.for(store.failureDomain?.(hashTagOf(operation.keyspaces, operation.identity)) ?? '');
     if (breaker && !breaker.admit()) return this.bypass(operation, key, 'breaker-open', breaker);

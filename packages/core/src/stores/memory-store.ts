@@ -102,7 +102,7 @@ export class MemoryStore implements Store {
   }
 
   /** The common single-limit rule: one lookup, state updated in place. */
-  private executeOne({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+  private executeOne({ kind, identity, keyspaces, limits, cost, costs, token }: StoreOperation, now: number): StoreResult {
     const space = this.space(keyspaces[0]!);
     let entry = space.get(identity);
     if (entry !== undefined && entry.expiresAtMs <= now) {
@@ -110,7 +110,7 @@ export class MemoryStore implements Store {
       entry = undefined;
     }
     const limit = limits[0]!;
-    const result = limit.algorithm.step(entry?.state, now, limit.params, cost, token);
+    const result = limit.algorithm.step(entry?.state, now, limit.params, costs?.[0] ?? cost, token);
     const committed = kind === 'consume' && result.allowed;
     if (committed && result.next !== undefined) {
       if (entry === undefined) {
@@ -128,7 +128,7 @@ export class MemoryStore implements Store {
    * lasts as long as its longest-lived limit) updated in place. A limit's state past its own TTL
    * may stay in the entry: every algorithm reads such a state as no state.
    */
-  private executeRule({ kind, identity, keyspaces, limits, cost, token }: StoreOperation, now: number): StoreResult {
+  private executeRule({ kind, identity, keyspaces, limits, cost, costs, token }: StoreOperation, now: number): StoreResult {
     const space = this.space(ruleKeyspace(keyspaces));
     const entry = this.live(space, identity, now);
     const held = entry?.state as unknown[] | undefined;
@@ -136,7 +136,7 @@ export class MemoryStore implements Store {
     let allAllowed = true;
     for (let i = 0; i < limits.length; i++) {
       const { algorithm, params } = limits[i]!;
-      const result = algorithm.step(held?.[i], now, params, cost, token);
+      const result = algorithm.step(held?.[i], now, params, costs?.[i] ?? cost, token);
       if (!result.allowed) allAllowed = false;
       results.push(result);
     }
@@ -156,8 +156,9 @@ export class MemoryStore implements Store {
     return { committed, outcomes: results as Outcome[], decidedAtMs: now };
   }
 
-  /** Reset, release, refund and penalty, on one limit or on a multi-limit rule's entry. */
-  private executeAll({ kind, identity, keyspaces, limits, cost, token, charge }: StoreOperation, now: number): StoreResult {
+  /** Reset, release, refund, penalty and settle, on one limit or on a multi-limit rule's entry. */
+  private executeAll(operation: StoreOperation, now: number): StoreResult {
+    const { kind, identity, keyspaces, limits, cost, costs, token, charge } = operation;
     const single = limits.length === 1;
     const space = this.space(single ? keyspaces[0]! : ruleKeyspace(keyspaces));
     if (kind === 'reset') this.remove(space, identity);
@@ -174,23 +175,19 @@ export class MemoryStore implements Store {
     const results: StepResult<unknown>[] = [];
     for (let i = 0; i < limits.length; i++) {
       const { algorithm, params } = limits[i]!;
-      if (kind === 'release' && algorithm.release !== undefined) {
-        const { next, ttlMs } = algorithm.release(states[i], now, params, token);
+      if ((kind === 'release' || kind === 'settle') && algorithm.release !== undefined) {
+        // A settle gives back the lease its hold took, named by the hold's token.
+        const { next, ttlMs } = algorithm.release(states[i], now, params, kind === 'settle' ? charge!.token : token);
         keep(i, next, next === undefined ? 0 : ttlMs);
       }
-      const written =
-        kind === 'refund'
-          ? algorithm.refund?.(states[i], now, params, cost, charge)
-          : kind === 'penalty'
-            ? algorithm.penalty?.(states[i], now, params, cost, token)
-            : undefined;
+      const written = writtenBy(operation, i, states[i], now);
       if (written !== undefined) {
         if (written.next !== undefined) keep(i, written.next, written.ttlMs);
         results.push(written);
       } else {
         // Without `refund` (`penalty`) an algorithm cannot give capacity back (charge it): it reports a peek.
-        const reportsPeek = kind === 'refund' || kind === 'penalty';
-        const result = algorithm.step(states[i], now, params, reportsPeek ? 1 : cost, token);
+        const reportsPeek = kind === 'refund' || kind === 'penalty' || kind === 'settle';
+        const result = algorithm.step(states[i], now, params, reportsPeek ? 1 : (costs?.[i] ?? cost), token);
         results.push(reportsPeek ? { ...result, next: undefined, ttlMs: 0 } : result);
       }
     }
@@ -287,4 +284,26 @@ export class MemoryStore implements Store {
       if (next.value[1].expiresAtMs <= now) this.remove(this.sweepSpace!, next.value[0]);
     }
   }
+}
+
+/**
+ * What a refund, penalty or settle leaves of limit `i`'s state (undefined: the algorithm cannot, or
+ * a settle charging what its hold charged changes nothing). A settle gives back the unused part
+ * of the hold's charge to limit `i`, or charges the excess even beyond the limit.
+ */
+function writtenBy(operation: StoreOperation, i: number, state: unknown, now: number): StepResult<unknown> | undefined {
+  const { kind, limits, cost, costs, token, charge } = operation;
+  const { algorithm, params } = limits[i]!;
+  // A refund of costs per limit and a charge gives each limit back what the charge took from it.
+  if (kind === 'refund') {
+    const limitCharge = costs === undefined || charge === undefined ? charge : { ...charge, cost: costs[i]! };
+    return algorithm.refund?.(state, now, params, costs?.[i] ?? cost, limitCharge);
+  }
+  if (kind === 'penalty') return algorithm.penalty?.(state, now, params, costs?.[i] ?? cost, token);
+  if (kind !== 'settle') return undefined;
+  const held = operation.charged![i]!;
+  const actual = costs![i]!;
+  if (actual < held) return algorithm.refund?.(state, now, params, held - actual, { ...charge!, cost: held });
+  if (actual > held) return algorithm.penalty?.(state, now, params, actual - held, token);
+  return undefined;
 }

@@ -50,7 +50,15 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-const KIND_CODE: Record<OperationKind, string> = { consume: 'c', peek: 'p', reset: 'r', release: 'l', refund: 'f', penalty: 'n' };
+const KIND_CODE: Record<OperationKind, string> = {
+  consume: 'c',
+  peek: 'p',
+  reset: 'r',
+  release: 'l',
+  refund: 'f',
+  penalty: 'n',
+  settle: 's',
+};
 /** A refund of a charge: its token names the members it added; its time and cost follow the op. */
 const CHARGED_REFUND = 'g';
 /** The driver's kind of a group's consumes (`executeGroup`). */
@@ -62,7 +70,8 @@ const MIGRATION_RETRY_MS = 25;
 /**
  * The distributed store. Operations issued in the same turn of the event loop (for HTTP:
  * every request whose callback ran in that I/O phase) are coalesced into one
- * EVALSHA per hash slot (EVAL first on a connection and after NOSCRIPT). The script runs them in order and each
+ * FCALL of the function library per hash slot (EVALSHA where Redis has no functions: see
+ * DriverCalls). The script runs them in order and each
  * one stays atomic. A call is sent at most once: one whose connection was lost unanswered
  * fails (the limiter's failure mode answers) and is never re-sent, because Redis may have
  * run it. A batch meeting a slot migration (TRYAGAIN, ASK, MOVED) is split into one call per operation.
@@ -179,16 +188,18 @@ export class RedisStore implements Store {
 
   /** Sends `batch` as one script call; a `group` is all or nothing (see `executeGroup`). */
   private send(batch: Pending[], slot: number, attempt = 0, group = false): void {
-    // Built in one array, in the driver's order: slack, rules, shapes, operations, call id.
-    const args: string[] = [this.ttlSlackMs];
-    const indexOf = pushBatchRules(batch, args);
-    const keys = pushBatchOps(batch, indexOf, this.clock, args, group);
+    // In the driver's order: slack, the header (rules and shapes, one argument), operations, call id.
+    const header: string[] = [];
+    const args: string[] = [this.ttlSlackMs, ''];
+    const indexOf = pushBatchRules(batch, header);
+    const keys = pushBatchOps(batch, indexOf, this.clock, header, args, group);
+    args[1] = header.join(' ');
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();
     args.push(callId);
     this.transport.run(keys, args, slot).then(
       (reply) => {
-        if (Array.isArray(reply) && reply[0] === callId) settle(batch, reply as (number | string)[]);
+        if (Array.isArray(reply) && reply[0] === callId) answerBatch(batch, reply as (number | string)[]);
         else failBatch(batch, new Error('the client answered with the reply of another call'));
       },
       (error: unknown) => {
@@ -217,36 +228,38 @@ function failBatch(batch: Pending[], error: unknown): void {
 }
 
 /**
- * Appends to `args` the count of distinct rules of a batch (operations of one limiter share its
- * `limits` array), then each rule once as limit count then, per limit, its algorithm name, param
- * count and params (the driver's protocol). Returns each rule's 1-based index, by which ops name theirs.
+ * Appends to the `header` fields the count of distinct rules of a batch (operations of one limiter
+ * share its `limits` array), then each rule once as limit count then, per limit, its algorithm
+ * name, param count and params (the driver's protocol). Returns each rule's 1-based index, by which ops name theirs.
  */
-function pushBatchRules(batch: Pending[], args: string[]): Map<readonly BoundLimit[], string> {
+function pushBatchRules(batch: Pending[], header: string[]): Map<readonly BoundLimit[], string> {
   const indexOf = new Map<readonly BoundLimit[], string>();
-  const countAt = args.push('') - 1;
+  const countAt = header.push('') - 1;
   for (const { operation } of batch) {
     const { limits } = operation;
     if (indexOf.has(limits)) continue;
     indexOf.set(limits, String(indexOf.size + 1));
-    args.push(String(limits.length));
+    header.push(String(limits.length));
     for (const { luaArgs } of limits) {
-      args.push(luaArgs[0]!, String(luaArgs.length - 1));
-      for (let i = 1; i < luaArgs.length; i++) args.push(luaArgs[i]!);
+      header.push(luaArgs[0]!, String(luaArgs.length - 1));
+      for (let i = 1; i < luaArgs.length; i++) header.push(luaArgs[i]!);
     }
   }
-  args[countAt] = String(indexOf.size);
+  header[countAt] = String(indexOf.size);
   return indexOf;
 }
 
 /**
- * Appends a batch's operations to `args` and returns their keys: the distinct shapes (kind, clock,
- * cost, rule, whether a token follows) each sent once, then per op its shape, its token when it
- * has one, and a refund's charge (the driver's protocol).
+ * Appends a batch's distinct shapes (kind, clock, cost, rule, flags: whether a token and costs per
+ * limit follow) to the `header` fields, each once, and its operations to `args`: per op its shape,
+ * its token when it has one, a refund's charge, a settle's hold and its costs per limit (the
+ * driver's protocol). Returns their keys.
  */
 function pushBatchOps(
   batch: Pending[],
   indexOf: Map<readonly BoundLimit[], string>,
   clock: Clock | undefined,
+  header: string[],
   args: string[],
   group: boolean,
 ): string[] {
@@ -259,26 +272,29 @@ function pushBatchOps(
     // Under time: 'server' Redis TIME decides, whatever clock the limiter has.
     if (clock !== undefined) pending.nowMs = operation.nowMs ?? clock();
     const now = pending.nowMs === undefined ? '' : String(pending.nowMs);
-    const { charge } = operation;
-    const token = charge === undefined ? operation.token : charge.token;
-    const hasToken = token === '' ? '' : 't';
-    const kind = group ? GROUP_CONSUME : charge === undefined ? KIND_CODE[operation.kind] : CHARGED_REFUND;
+    const { charge, costs } = operation;
+    const chargedRefund = charge !== undefined && operation.kind === 'refund';
+    const token = chargedRefund ? charge.token : operation.token;
+    const flags = (token === '' ? '' : 't') + (costs === undefined ? '' : 'v');
+    const kind = group ? GROUP_CONSUME : chargedRefund ? CHARGED_REFUND : KIND_CODE[operation.kind];
     const cost = String(operation.cost);
     const rule = indexOf.get(operation.limits)!;
-    const id = `${kind} ${now} ${cost} ${rule} ${hasToken}`;
+    const id = `${kind} ${now} ${cost} ${rule} ${flags}`;
     let shape = shapes.get(id);
     if (shape === undefined) {
       shape = String(shapes.size + 1);
       shapes.set(id, shape);
-      shapeArgs.push(kind, now, cost, rule, hasToken);
+      shapeArgs.push(kind, now, cost, rule, flags);
     }
     opArgs.push(shape);
-    if (hasToken) opArgs.push(token);
-    if (charge !== undefined) opArgs.push(String(charge.atMs), String(charge.cost));
+    if (token !== '') opArgs.push(token);
+    if (chargedRefund) opArgs.push(String(charge.atMs), String(charge.cost));
+    if (operation.kind === 'settle') opArgs.push(charge!.token, String(charge!.atMs), ...operation.charged!.map(String));
+    if (costs !== undefined) for (const limitCost of costs) opArgs.push(String(limitCost));
     pushRedisKeys(operation, keys);
   }
-  args.push(String(shapes.size));
-  for (const arg of shapeArgs) args.push(arg);
+  header.push(String(shapes.size));
+  for (const field of shapeArgs) header.push(field);
   args.push(String(batch.length));
   for (const arg of opArgs) args.push(arg);
   return keys;
@@ -294,7 +310,7 @@ function allOrNothing(results: StoreResult[]): StoreResult[] {
  * Splits the flat script reply (after the call id and the Redis TIME the script decided on, 0 when
  * it read none) back into one result per operation, in order.
  */
-function settle(batch: Pending[], reply: (number | string)[]): void {
+function answerBatch(batch: Pending[], reply: (number | string)[]): void {
   const serverNowMs = reply[1] === 0 ? undefined : Number(reply[1]);
   let at = 2;
   for (const pending of batch) {

@@ -9,6 +9,8 @@ export interface BoundLimit {
   readonly name: string;
   readonly algorithm: AnyAlgorithm;
   readonly params: unknown;
+  /** What it counts (`requests` unless its spec says otherwise): a cost given per unit charges it its unit's amount. */
+  readonly unit: string;
   /** Algorithm name then params (`Algorithm.luaArgs`), as text: what the Redis store sends the script for this limit. */
   readonly luaArgs: readonly string[];
 }
@@ -19,8 +21,11 @@ export interface BoundLimit {
  * `penalty` charges `cost` to every limit that can take it even beyond the limit, never refused
  * (the work is done: the next caller pays); a concurrency limit takes nothing. Like `refund`, it
  * reports what a request of cost 1 would now get.
+ * `settle` replaces what a hold's consume charged (`charge`, `charged` per limit) by `costs`: per
+ * limit, a refund of the unused part of that charge or a penalty of the excess, and the release
+ * of its lease; then reports as `refund` does.
  */
-export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund' | 'penalty';
+export type OperationKind = 'consume' | 'peek' | 'reset' | 'release' | 'refund' | 'penalty' | 'settle';
 
 /** One decision for one identity: every limit of a rule, evaluated all-or-nothing. */
 export interface StoreOperation {
@@ -31,12 +36,16 @@ export interface StoreOperation {
   readonly keyspaces: readonly Keyspace[];
   readonly limits: readonly BoundLimit[];
   readonly cost: number;
+  /** A cost per limit, in the order of `limits`, when they differ (limits of different units): `cost` is then unused. */
+  readonly costs?: readonly number[] | undefined;
   /** Unique to this operation, for algorithms that keep one member per request (may be ''). */
   readonly token: string;
   /** The caller's clock reading; absent, the store decides the time (a RedisStore on server time always does). */
   readonly nowMs?: number | undefined;
   /** A refund: the charge it gives back (`Decision.charge`), so each limit gives back at most what that charge still holds. */
   readonly charge?: Charge | undefined;
+  /** A settle: what the hold's consume charged each limit (its `costs`, or its `cost` on every limit). */
+  readonly charged?: readonly number[] | undefined;
 }
 
 export interface StoreResult {

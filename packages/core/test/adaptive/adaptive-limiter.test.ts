@@ -177,6 +177,28 @@ describe('partitions', () => {
     // 9 × 0.9 = 8.1 → 8: batch ceil(2.4) = 3, live ceil(5.6) = 6.
     expect(limiter.snapshot().partitions.map(({ limit }) => limit)).toEqual([3, 6, 1]);
   });
+
+  it('keep their guaranteed shares while Vegas halves the limit to probe: only borrowing stops', () => {
+    const clock = new VirtualClock(0);
+    const limiter = createAdaptiveLimiter<string>({
+      limit: { algorithm: 'vegas', initialLimit: 10, probeMultiplier: 2, random: () => 0 },
+      partitions: { critical: 0.8, batch: 0.2 },
+      partition: (name) => name,
+      clock: clock.now,
+    });
+    // Jitter 0.5: a probe every 0.5 × 2 × 10 = 10 samples.
+    for (let i = 0; i < 10; i++) {
+      const held = slot(limiter.tryAcquire('batch'));
+      clock.advance(10);
+      held.success();
+    }
+    expect(limiter.snapshot().limit).toBe(5);
+    for (let i = 0; i < 5; i++) expect(limiter.tryAcquire('batch').admitted).toBe(true);
+    expect(limiter.tryAcquire('batch').admitted).toBe(false);
+    // Critical's share is still 0.8 of 10, not of the probe's 5.
+    for (let i = 0; i < 8; i++) expect(limiter.tryAcquire('critical').admitted).toBe(true);
+    expect(limiter.tryAcquire('critical').admitted).toBe(false);
+  });
 });
 
 // Ported from Netflix concurrency-limits, LifoBlockingLimiterTest.java (fake timers instead of waits).
@@ -320,6 +342,29 @@ describe('the queue', () => {
     await vi.advanceTimersByTimeAsync(50);
     expect(await critical).toMatchObject({ admitted: false, reason: 'timeout', partition: 'critical' });
     expect(await newer).toMatchObject({ admitted: false, reason: 'timeout', partition: 'batch' });
+  });
+
+  it('passes a slot a lower partition had borrowed to a higher waiter, even while the limit is full', async () => {
+    vi.useFakeTimers();
+    const limiter = createAdaptiveLimiter<string>({
+      limit: 4,
+      partitions: { critical: 0.5, batch: 0.5 },
+      partition: (name) => name,
+      queue: { maxWaitMs: 1000 },
+    });
+    // Batch borrows critical's idle half; critical then takes its own 2 past the limit.
+    const batch = await Promise.all(Array.from({ length: 4 }, () => limiter.acquire('batch')));
+    for (let i = 0; i < 2; i++) expect((await limiter.acquire('critical')).admitted).toBe(true);
+    const waiting = limiter.acquire('critical');
+    const batchWaiting = limiter.acquire('batch');
+    // 5 in flight of 4, batch still over its 2: the freed slot was borrowed, and goes to critical.
+    slot(batch[0]!).success();
+    expect(await waiting).toMatchObject({ admitted: true, partition: 'critical' });
+    expect(limiter.snapshot().inflight).toBe(6);
+    // Batch gives back one more: no higher waiter, and the limit is full.
+    slot(batch[1]!).success();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await batchWaiting).toMatchObject({ admitted: false, reason: 'timeout' });
   });
 
   it('refuses every waiter on close', async () => {

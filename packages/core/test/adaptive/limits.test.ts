@@ -4,7 +4,7 @@ import { addToExpAvg, EMPTY_EXP_AVG } from '../../src/adaptive/limits/exp-avg.js
 import { createGradient2 } from '../../src/adaptive/limits/gradient2.js';
 import { log10Root } from '../../src/adaptive/limits/log10-root.js';
 import type { LimitAlgorithm, LimitSample, LimitState } from '../../src/adaptive/limits/sample.js';
-import { createVegas } from '../../src/adaptive/limits/vegas.js';
+import { createVegas, type VegasOptions } from '../../src/adaptive/limits/vegas.js';
 
 const sample = (rttMs: number, inflight: number, dropped = false): LimitSample => ({ rttMs, inflight, dropped });
 
@@ -47,7 +47,9 @@ describe('AIMD', () => {
 
 // Ported from Netflix concurrency-limits, VegasLimitTest.java.
 describe('Vegas', () => {
-  const create = () => createVegas({ alpha: 3, beta: 6, smoothing: 1, initialLimit: 10, maxLimit: 20 }, '');
+  // Netflix's VegasLimit moves on every sample: `oncePerRoundTrip: false` for the ported cases.
+  const create = (options: VegasOptions = {}) =>
+    createVegas({ alpha: 3, beta: 6, smoothing: 1, initialLimit: 10, maxLimit: 20, oncePerRoundTrip: false, ...options }, '');
 
   it('increases a large limit by beta when nothing queues', () => {
     const vegas = createVegas({ initialLimit: 10000, maxLimit: 20000 }, '');
@@ -67,12 +69,15 @@ describe('Vegas', () => {
   });
 
   it('smooths a decrease', () => {
-    const vegas = createVegas({ decrease: (limit) => limit / 2, smoothing: 0.5, initialLimit: 100, maxLimit: 200 }, '');
+    const vegas = createVegas(
+      { decrease: (limit) => limit / 2, smoothing: 0.5, initialLimit: 100, maxLimit: 200, oncePerRoundTrip: false },
+      '',
+    );
     expect(limitsAfter(vegas, [sample(10, 100), sample(20, 100), sample(20, 100)])).toEqual([100, 75, 56]);
   });
 
   it('decreases without smoothing', () => {
-    const vegas = createVegas({ decrease: (limit) => limit / 2, initialLimit: 100, maxLimit: 200 }, '');
+    const vegas = createVegas({ decrease: (limit) => limit / 2, initialLimit: 100, maxLimit: 200, oncePerRoundTrip: false }, '');
     expect(limitsAfter(vegas, [sample(10, 100), sample(20, 100), sample(20, 100)])).toEqual([100, 50, 25]);
   });
 
@@ -84,15 +89,27 @@ describe('Vegas', () => {
     expect(limitsAfter(create(), [sample(10, 10), sample(10, 4)])).toEqual([10, 10]);
   });
 
-  it('takes the current round trip as the no-load one every probe interval', () => {
+  it('moves the limit at most once per round trip, down to what leaves beta queued: the next `limit` samples measured the old one', () => {
+    const slow = Array.from({ length: 10 }, () => sample(50, 11));
+    // Queue ceil(10 × (1 − 10 / 50)) = 8, 2 above beta: down to 8. The 8 samples after it hold it;
+    // the next sees ceil(8 × 0.8) = 7 queued, 1 above beta: down by log10(8) = 1.
+    expect(limitsAfter(create({ oncePerRoundTrip: true }), [sample(10, 10), ...slow])).toEqual([10, 8, ...Array(8).fill(8), 7]);
+  });
+
+  it('probes the no-load round trip by halving the limit until a request sent at that concurrency measures it', () => {
     // Jitter 0.5 + 0.5 × 0 = 0.5: a probe every 0.5 × 2 × 10 = 10 samples.
     const vegas = createVegas({ alpha: 3, beta: 6, initialLimit: 10, maxLimit: 20, probeMultiplier: 2, random: () => 0 }, '');
     let state = vegas.step(vegas.initial, sample(10, 1));
     for (let i = 0; i < 8; i++) state = vegas.step(state, sample(40, 1));
-    expect(vegas.estimates(state)).toEqual({ noLoadRttMs: 10 });
+    expect(state).toMatchObject({ limit: 10, probing: false, noLoadRttMs: 10 });
     state = vegas.step(state, sample(40, 1));
-    expect(vegas.estimates(state)).toEqual({ noLoadRttMs: 40 });
-    expect(state.probeCount).toBe(0);
+    expect(state).toMatchObject({ limit: 5, probing: true, noLoadRttMs: 10 });
+    // Sent with 8 in flight, before the limit was halved: it saw the queue.
+    state = vegas.step(state, sample(40, 8));
+    expect(state).toMatchObject({ limit: 5, probing: true, noLoadRttMs: 10 });
+    state = vegas.step(state, sample(30, 5));
+    // Back to 10, held for the 5 requests sent under the probe and the 10 let in as it ended.
+    expect(state).toMatchObject({ limit: 10, probing: false, noLoadRttMs: 30, probeCount: 0, holdFor: 15 });
   });
 });
 

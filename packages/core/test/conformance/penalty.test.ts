@@ -79,7 +79,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('penalty on the %s store'
     expect(await limiter.consume('user-1')).toMatchObject({ allowed: true, delayMs: 200, remaining: 0 });
   });
 
-  it('a limit without a penalty (concurrency, warm-up) reports a peek and changes nothing', async () => {
+  it('a concurrency limit counts requests in flight, not work: it reports a peek and changes nothing', async () => {
     const { limiter, penalty } = setup({ limits: [{ name: 'slots', algorithm: 'concurrency', limit: 2, leaseTtl: '1m' }] });
     expect(await penalty(5)).toMatchObject({ allowed: true, remaining: 1 });
     expect(allowedFlags([await limiter.consume('user-1'), await limiter.consume('user-1')])).toEqual([true, true]);
@@ -104,3 +104,24 @@ async function virtualBurst(limiter: ReturnType<typeof virtualLimiter>['limiter'
   for (let i = 0; i < count; i++) decisions.push(await limiter.consume('user-1'));
   return decisions;
 }
+
+describe.each(['memory', 'redis', 'cluster'] as const)('a huge penalty on the %s store', (name) => {
+  // The debt of a token bucket is 50 years; the next request waits for its own token (1 s) too.
+  // Warm-up counts its permits at the stable rate: the stored ones, dearer, may add up to its warmup.
+  it.each([
+    ['gcra', { qps: 10 }, 0],
+    ['token-bucket', { algorithm: 'token-bucket', capacity: 5, refillPerSecond: 1 }, 1000],
+    ['leaky-bucket', { algorithm: 'leaky-bucket', rate: 10 }, 0],
+    ['leaky-bucket (shaping)', { algorithm: 'leaky-bucket', mode: 'shaping', rate: 10, maxDelay: '1s' }, 0],
+    ['warm-up', { algorithm: 'warm-up', rate: 10, warmup: '10s' }, 10_000],
+  ] as const)('%s: charges at most 50 years ahead, twice over, and the store keeps deciding', async (_, rule, extraMs) => {
+    const { limiter } = virtualLimiter(storeNamed(name), rule);
+    const fiftyYearsMs = 50 * 365 * 86_400_000;
+    for (let i = 0; i < 2; i++) {
+      const decision = await callsOf(limiter).penalty('user-1', Number.MAX_SAFE_INTEGER);
+      expect(decision.source).toBe('store');
+      expect(decision.retryAfterMs).toBeGreaterThan(fiftyYearsMs - 2000);
+      expect(decision.retryAfterMs).toBeLessThanOrEqual(fiftyYearsMs + extraMs);
+    }
+  });
+});

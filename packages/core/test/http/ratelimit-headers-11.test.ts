@@ -28,6 +28,15 @@ const RULES: [string, RuleSpec][] = [
       ],
     },
   ],
+  [
+    'two units',
+    {
+      limits: [
+        { name: 'rpm', perMinute: 4 },
+        { name: 'tpm', algorithm: 'fixed-window', limit: 50, window: '1m', unit: 'tokens' },
+      ],
+    },
+  ],
 ];
 
 /** Rules under which a spent unit never comes back. */
@@ -98,6 +107,8 @@ describe.each(RULES)('%s', (label, rule) => {
           expect(params.has('w'), where).toBe(false);
         } else {
           expect(Number.isInteger(params.get('w')) && (params.get('w') as number) >= 1, `${where}: ${name} w`).toBe(true);
+          // A limit counting tokens names its unit, an unregistered quota unit; requests are the default.
+          expect(params.get('qu'), `${where}: ${name} qu`).toBe(name === 'tpm' ? 'tokens' : undefined);
         }
       }
       const limits = paramsOf(header(verdict, 'RateLimit')!);

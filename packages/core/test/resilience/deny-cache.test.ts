@@ -2,6 +2,7 @@ import { type RedisTarget, startRedis, VirtualClock } from '@tollgate/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CreateLimiterOptions, createLimiter, type Decision, MemoryStore, RedisStore, type RuleSpec } from '../../src/index.js';
+import { driverCalls } from '../helpers/command-stats.js';
 import { ControlledStore } from '../helpers/controlled-store.js';
 
 const withoutSource = ({ source, ...rest }: Decision) => rest;
@@ -147,7 +148,7 @@ describe('deny cache on Redis', () => {
 
   async function scriptCalls(): Promise<number> {
     const stats = await client.info('commandstats');
-    return ['evalsha', 'eval'].reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0), 0);
+    return driverCalls(stats);
   }
 
   it('makes no Redis call for a denied identity until its retry time', async () => {

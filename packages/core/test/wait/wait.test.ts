@@ -160,6 +160,22 @@ describe.each(['memory', 'redis', 'cluster'] as const)('limiter.wait on the %s s
     await waiting;
   });
 
+  it('concurrency: a waiter gets the slot of a hold as it settles here, at once', async () => {
+    const { store, limiter } = setup({ algorithm: 'concurrency', limit: 1, leaseTtl: '1m' });
+    const hold = await limiter.hold('job');
+    let admitted: Decision | undefined;
+    const waiting = limiter.wait('job', { maxWait: '10s' }).then((d) => (admitted = d));
+    await store.settle();
+    await vi.advanceTimersByTimeAsync(30);
+    await store.settle();
+    expect(admitted).toBeUndefined();
+    await hold.settle(1);
+    await store.settle();
+    expect(admitted?.lease).toBeDefined();
+    expect(Date.now() - START).toBe(30);
+    await waiting;
+  });
+
   it('concurrency: a slot released elsewhere is found within the poll interval; maxWait bounds the wait', async () => {
     const store = new DrivenStore(backends.find((b) => b.name === name)!.store);
     const options = { limit: 1, leaseTtl: '1m', store, clock: Date.now, prefix: `waitc${prefixCounter++}`, ...STORE_SEMANTICS } as const;

@@ -34,6 +34,8 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
   if (adapter.capabilities?.checksOptionsWhenCalled !== false) ruleSetOptionCases(adapter);
 }
 
+export type { AdaptiveAdapter, AdaptiveFramework, ContractAdaptiveLimiter } from './adaptive-cases.js';
+export { describeAdaptiveAdapter } from './adaptive-cases.js';
 export type { BackendContext } from './backends.js';
 export { describeOnBackends } from './backends.js';
 export type { ContractRequestView } from './contract-request.js';

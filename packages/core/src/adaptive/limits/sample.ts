@@ -11,6 +11,11 @@ export interface LimitSample {
 /** What every algorithm's state holds: the whole concurrency limit the limiter enforces now. */
 export interface LimitState {
   readonly limit: number;
+  /**
+   * The limit the partitions' guaranteed shares are taken of, when not `limit`: Vegas halves the
+   * limit to probe its no-load round trip, which must stop the borrowing, not the guarantees.
+   */
+  readonly sharedLimit?: number | undefined;
 }
 
 /** An algorithm bound to its parameters: a pure step from one state to the next. */

@@ -40,7 +40,7 @@ end, penalty = function(key, p, cost, now, token, state, at, out)
   local now_us = now * 1000
   local base = now_us
   if tat and tat >= now_us then base = tat end
-  local new_tat = base + p[1] * cost
+  local new_tat = math.min(base + p[1] * cost, math.max(base, now_us + MAX_SPAN_US))
   out[at] = new_tat
   return ceil((new_tat - now_us) / 1000)
 end }

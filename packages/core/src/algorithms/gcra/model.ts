@@ -1,5 +1,14 @@
 import { gcraLua } from '../../lua/sources.generated.js';
-import { burstWithinSpan, emissionIntervalUs, positiveInteger, positiveNumber, RESERVE_FIELDS, reserveDelayMs, span } from '../fields.js';
+import {
+  burstWithinSpan,
+  emissionIntervalUs,
+  MAX_SPAN_MS,
+  positiveInteger,
+  positiveNumber,
+  RESERVE_FIELDS,
+  reserveDelayMs,
+  span,
+} from '../fields.js';
 import { heldByCharge, leftAfter, nothingToRefund, unitsBack } from '../refund.js';
 import type { Algorithm } from '../types.js';
 
@@ -84,10 +93,14 @@ export const gcra: Algorithm<GcraParams, GcraState, typeof GCRA_FIELDS, 'gcra'> 
     return leftAfter(gcra, tat, newTat, Math.ceil((newTat - nowUs) / 1000), nowMs, params);
   },
 
-  /** Moves the TAT on by `cost` emission intervals (from now when it is past), even beyond the burst. */
+  /**
+   * Moves the TAT on by `cost` emission intervals (from now when it is past), even beyond the
+   * burst, but never more than 50 years (`MAX_SPAN_MS`) past now.
+   */
   penalty(tat, nowMs, params, cost) {
     const nowUs = nowMs * 1000;
-    const newTat = (tat === undefined || tat < nowUs ? nowUs : tat) + params.intervalUs * cost;
+    const base = tat === undefined || tat < nowUs ? nowUs : tat;
+    const newTat = Math.min(base + params.intervalUs * cost, Math.max(base, nowUs + MAX_SPAN_MS * 1000));
     return leftAfter(gcra, tat, newTat, Math.ceil((newTat - nowUs) / 1000), nowMs, params);
   },
 };

@@ -76,12 +76,14 @@ end, penalty = function(key, p, cost, now, token, state, at, out)
   local need = cost * p[2]
   if p[1] == 0 then
     local level, last = drained(a, b, now)
-    out[at], out[at + 1] = level + need, last
-    return math.ceil((level + need) / 1000)
+    local filled = math.min(level + need, math.max(level, MAX_SPAN_US))
+    out[at], out[at + 1] = filled, last
+    return math.ceil(filled / 1000)
   end
   local now_us = now * 1000
   local start = now_us
   if a and a >= now_us then start = a end
-  out[at], out[at + 1] = start + need, 0
-  return math.ceil((start + need - now_us) / 1000)
+  local next_slot = math.min(start + need, math.max(start, now_us + MAX_SPAN_US))
+  out[at], out[at + 1] = next_slot, 0
+  return math.ceil((next_slot - now_us) / 1000)
 end }

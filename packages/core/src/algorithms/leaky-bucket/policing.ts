@@ -1,3 +1,4 @@
+import { MAX_SPAN_MS } from '../fields.js';
 import { heldByCharge, unitsBack } from '../refund.js';
 import type { Charge, StepResult } from '../types.js';
 
@@ -63,7 +64,7 @@ export function policingRefund(
   return { state: { levelUs: left, lastMs }, ttlMs: Math.ceil(left / 1000) };
 }
 
-/** Pours `cost` units in, even beyond the burst: the bucket overflows, and drains as always. */
+/** Pours `cost` units in, even beyond the burst: the bucket overflows (up to 50 years of draining), and drains as always. */
 export function policingPenalty(
   state: PolicingState | undefined,
   nowMs: number,
@@ -71,7 +72,7 @@ export function policingPenalty(
   cost: number,
 ): { state: PolicingState; ttlMs: number } {
   const { levelUs, lastMs } = drained(state, nowMs);
-  const filled = levelUs + cost * intervalUs;
+  const filled = Math.min(levelUs + cost * intervalUs, Math.max(levelUs, MAX_SPAN_MS * 1000));
   return { state: { levelUs: filled, lastMs }, ttlMs: Math.ceil(filled / 1000) };
 }
 

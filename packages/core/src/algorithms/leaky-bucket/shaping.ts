@@ -1,3 +1,4 @@
+import { MAX_SPAN_MS } from '../fields.js';
 import { heldByCharge, unitsBack } from '../refund.js';
 import type { Charge, StepResult } from '../types.js';
 
@@ -61,7 +62,7 @@ export function shapingRefund(
   return { state: freed, ttlMs: Math.ceil((freed - nowUs) / 1000) };
 }
 
-/** Takes the `cost` next departure slots, even beyond `maxDelay`: later requests queue behind them. */
+/** Takes the `cost` next departure slots, even beyond `maxDelay` (up to 50 years ahead): later requests queue behind them. */
 export function shapingPenalty(
   nextFreeUs: ShapingState | undefined,
   nowMs: number,
@@ -69,7 +70,8 @@ export function shapingPenalty(
   cost: number,
 ): { state: ShapingState; ttlMs: number } {
   const nowUs = nowMs * 1000;
-  const next = (nextFreeUs === undefined || nextFreeUs < nowUs ? nowUs : nextFreeUs) + cost * intervalUs;
+  const startUs = nextFreeUs === undefined || nextFreeUs < nowUs ? nowUs : nextFreeUs;
+  const next = Math.min(startUs + cost * intervalUs, Math.max(startUs, nowUs + MAX_SPAN_MS * 1000));
   return { state: next, ttlMs: Math.ceil((next - nowUs) / 1000) };
 }
 

@@ -134,10 +134,14 @@ export const tokenBucket: Algorithm<TokenBucketParams, TokenBucketState, typeof 
     return leftAfter(tokenBucket, state, next, Math.ceil((full - left) / refill), nowMs, params);
   },
 
-  /** Takes `cost` tokens even beyond the capacity and what reserve mode may borrow: the bucket goes into debt. */
+  /**
+   * Takes `cost` tokens even beyond the capacity and what reserve mode may borrow: the bucket goes
+   * into debt, but never more than 50 years (`MAX_SPAN_MS`) of refill.
+   */
   penalty(state, nowMs, params, cost) {
     const { capacity, refill, intervalMs } = params;
-    const left = refilled(state, nowMs, params) - cost * intervalMs;
+    const scaled = refilled(state, nowMs, params);
+    const left = Math.max(scaled - cost * intervalMs, Math.min(scaled, -MAX_SPAN_MS * refill));
     const next = { scaled: left, lastMs: state === undefined ? nowMs : Math.max(nowMs, state.lastMs) };
     return leftAfter(tokenBucket, state, next, Math.ceil((capacity * intervalMs - left) / refill), nowMs, params);
   },

@@ -51,7 +51,7 @@ end, penalty = function(key, p, cost, now, token, state, at, out)
     scaled = math.min(full, s + elapsed * refill)
     last = math.max(now, l)
   end
-  local left = scaled - cost * interval
+  local left = math.max(scaled - cost * interval, math.min(scaled, -MAX_SPAN_US / 1000 * refill))
   out[at], out[at + 1] = left, last
   return math.ceil((full - left) / refill)
 end }

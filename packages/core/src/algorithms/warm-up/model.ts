@@ -1,7 +1,8 @@
 import { invalidSpec } from '../../errors.js';
 import { warmUpLua } from '../../lua/sources.generated.js';
 import { emissionIntervalUs, MAX_SPAN_MS, positiveNumber, span } from '../fields.js';
-import type { Algorithm } from '../types.js';
+import { leftAfter } from '../refund.js';
+import type { Algorithm, StepResult } from '../types.js';
 
 /**
  * Guava SmoothWarmingUp's constants, derived once from the spec (times in microseconds).
@@ -83,22 +84,7 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS,
 
   step(state, nowMs, p, cost) {
     const nowUs = nowMs * 1000;
-    let stored = p.maxPermits;
-    let nextFreeUs = nowUs;
-    if (state !== undefined) {
-      // At most the maximum of these params: a state stored under others (a rate chosen per call) may hold more.
-      stored = Math.min(p.maxPermits, state.storedPermits);
-      nextFreeUs = state.nextFreeUs;
-      if (nowUs > nextFreeUs) {
-        // Clocks tick in whole ms: a caller back at the first tick after nextFreeUs (its
-        // retryAfterMs) is on time, so only the time past that tick is idle and stores permits.
-        // Fully cold, it starts afresh from now, exactly as with no state at all.
-        const idleUs = nowUs - Math.ceil(nextFreeUs / 1000) * 1000;
-        stored += idleUs / p.coolDownUs;
-        nextFreeUs = stored >= p.maxPermits ? nowUs : nextFreeUs + idleUs;
-        stored = Math.min(p.maxPermits, stored);
-      }
-    }
+    const { storedPermits, nextFreeUs } = resynced(state, nowUs, p);
     if (cost * p.stableUs > MAX_SPAN_MS * 1000) {
       // Its wait would outlast any state Tollgate keeps: such a cost can never pass.
       const resetAfterMs = Math.ceil((nextFreeUs - nowUs) / 1000);
@@ -109,20 +95,55 @@ export const warmUp: Algorithm<WarmUpParams, WarmUpState, typeof WARM_UP_FIELDS,
       const retryAfterMs = Math.ceil((nextFreeUs - nowUs) / 1000);
       return { allowed: false, remaining: 0, resetAfterMs: retryAfterMs, retryAfterMs, delayMs: 0, next: undefined, ttlMs: 0 };
     }
-    const spend = Math.min(cost, stored);
-    const waitUs = storedPermitsToWaitTime(stored, spend, p) + Math.floor((cost - spend) * p.stableUs);
-    const next = { storedPermits: stored - spend, nextFreeUs: nextFreeUs + waitUs };
-    const resetAfterMs = Math.max(0, Math.ceil((next.nextFreeUs - nowUs) / 1000));
-    // Kept until fully cold again (then equal to no state), plus 1 ms against rounding.
-    const coolMs = Math.ceil(((p.maxPermits - next.storedPermits) * p.coolDownUs) / 1000);
-    return {
-      allowed: true,
-      remaining: next.nextFreeUs > nowUs ? 0 : 1,
-      resetAfterMs,
-      retryAfterMs: 0,
-      delayMs: 0,
-      next,
-      ttlMs: resetAfterMs + coolMs + 1,
-    };
+    return paid(storedPermits, nextFreeUs, cost, nowUs, p);
+  },
+
+  /**
+   * Pays for `cost` permits as an admitted request does, from the next free time even when it is
+   * still ahead; no more permits than push it 50 years (`MAX_SPAN_MS`) past now at the stable rate.
+   */
+  penalty(state, nowMs, p, cost) {
+    const nowUs = nowMs * 1000;
+    const { storedPermits, nextFreeUs } = resynced(state, nowUs, p);
+    const room = Math.max(0, Math.floor((nowUs + MAX_SPAN_MS * 1000 - nextFreeUs) / p.stableUs));
+    const { next, ttlMs } = paid(storedPermits, nextFreeUs, Math.min(cost, room), nowUs, p);
+    return leftAfter(warmUp, state, next, ttlMs, nowMs, p);
   },
 };
+
+/** The state as seen at `nowUs`: permits stored while idle (Guava's resync); no state is fully cold. */
+function resynced(state: WarmUpState | undefined, nowUs: number, p: WarmUpParams): WarmUpState {
+  if (state === undefined) return { storedPermits: p.maxPermits, nextFreeUs: nowUs };
+  // At most the maximum of these params: a state stored under others (a rate chosen per call) may hold more.
+  let stored = Math.min(p.maxPermits, state.storedPermits);
+  let nextFreeUs = state.nextFreeUs;
+  if (nowUs > nextFreeUs) {
+    // Clocks tick in whole ms: a caller back at the first tick after nextFreeUs (its
+    // retryAfterMs) is on time, so only the time past that tick is idle and stores permits.
+    // Fully cold, it starts afresh from now, exactly as with no state at all.
+    const idleUs = nowUs - Math.ceil(nextFreeUs / 1000) * 1000;
+    stored += idleUs / p.coolDownUs;
+    nextFreeUs = stored >= p.maxPermits ? nowUs : nextFreeUs + idleUs;
+    stored = Math.min(p.maxPermits, stored);
+  }
+  return { storedPermits: stored, nextFreeUs };
+}
+
+/** Pays for `cost` permits: stored ones first, at their cost, then fresh ones at the stable interval. */
+function paid(stored: number, nextFreeUs: number, cost: number, nowUs: number, p: WarmUpParams): StepResult<WarmUpState> {
+  const spend = Math.min(cost, stored);
+  const waitUs = storedPermitsToWaitTime(stored, spend, p) + Math.floor((cost - spend) * p.stableUs);
+  const next = { storedPermits: stored - spend, nextFreeUs: nextFreeUs + waitUs };
+  const resetAfterMs = Math.max(0, Math.ceil((next.nextFreeUs - nowUs) / 1000));
+  // Kept until fully cold again (then equal to no state), plus 1 ms against rounding.
+  const coolMs = Math.ceil(((p.maxPermits - next.storedPermits) * p.coolDownUs) / 1000);
+  return {
+    allowed: true,
+    remaining: next.nextFreeUs > nowUs ? 0 : 1,
+    resetAfterMs,
+    retryAfterMs: 0,
+    delayMs: 0,
+    next,
+    ttlMs: resetAfterMs + coolMs + 1,
+  };
+}

@@ -1,5 +1,5 @@
 import { TOLLGATE_SCRIPT } from '../../lua/script.js';
-import { errorMessage, SCRIPT_SHA, ScriptCalls, type ScriptTransport, UnansweredCallError } from './transport.js';
+import { DriverCalls, errorMessage, FUNCTION_NAME, LIBRARY, SCRIPT_SHA, type ScriptTransport, UnansweredCallError } from './transport.js';
 
 /** The parts of an ioredis (5, 6) or iovalkey `Redis` connection this store uses. */
 interface Connection {
@@ -49,7 +49,7 @@ export function ioredisTransport(client: object): ScriptTransport {
 
 class IoredisTransport implements ScriptTransport {
   readonly isCluster = false;
-  private readonly calls = new ScriptCalls();
+  private readonly calls = new DriverCalls();
 
   constructor(private readonly connection: Connection) {
     forbidResend(connection);
@@ -57,7 +57,12 @@ class IoredisTransport implements ScriptTransport {
 
   run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
     // Not spread: ioredis flattens them itself, and spreading copies every argument twice more.
-    return this.calls.run('redis', (command, first) => this.connection.call(command, first, keys.length, keys, args));
+    const connection = this.connection;
+    return this.calls.run(
+      'redis',
+      (command, first) => connection.call(command, first, keys.length, keys, args),
+      () => connection.call('function', 'load', 'replace', LIBRARY),
+    );
   }
 
   domainOf(): string {
@@ -72,7 +77,7 @@ class IoredisTransport implements ScriptTransport {
  */
 class IoredisClusterTransport implements ScriptTransport {
   readonly isCluster = true;
-  private readonly calls = new ScriptCalls();
+  private readonly calls = new DriverCalls();
   private ready: Promise<void> | undefined;
 
   constructor(private readonly cluster: ClusterClient) {}
@@ -95,11 +100,15 @@ class IoredisClusterTransport implements ScriptTransport {
       const queued = node.status !== 'ready';
       const readiesBefore = readies.get(node);
       try {
-        return await this.calls.run(address, (command, first) => {
-          // ASKING holds for the next command of this connection; both are written in order.
-          if (asking) node.call('asking').catch(() => {});
-          return node.call(command, first, keys.length, keys, args);
-        });
+        return await this.calls.run(
+          address,
+          (command, first) => {
+            // ASKING holds for the next command of this connection; both are written in order.
+            if (asking) node.call('asking').catch(() => {});
+            return node.call(command, first, keys.length, keys, args);
+          },
+          () => node.call('function', 'load', 'replace', LIBRARY),
+        );
       } catch (error) {
         const neverWritten = queued && readies.get(node) === readiesBefore && errorMessage(error) === CONNECTION_CLOSED;
         if (neverWritten && reconnections++ < MAX_RECONNECTIONS) {
@@ -186,5 +195,9 @@ function mayHaveMoved(error: unknown): boolean {
 }
 
 function isScriptCall({ name, args }: { name: string; args: unknown[] }): boolean {
-  return (name === 'evalsha' && args[0] === SCRIPT_SHA) || (name === 'eval' && args[0] === TOLLGATE_SCRIPT);
+  return (
+    (name === 'fcall' && args[0] === FUNCTION_NAME) ||
+    (name === 'evalsha' && args[0] === SCRIPT_SHA) ||
+    (name === 'eval' && args[0] === TOLLGATE_SCRIPT)
+  );
 }

@@ -1,4 +1,4 @@
-import { ScriptCalls, type ScriptTransport } from './transport.js';
+import { DriverCalls, LIBRARY, type ScriptTransport } from './transport.js';
 
 /**
  * The parts of a node-redis (4, 5, 6) client this store uses. node-redis rejects the commands a
@@ -14,6 +14,8 @@ interface NodeRedisCluster {
   sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
   getSlotMaster(slot: number): Address | undefined;
   readonly masters?: readonly Address[];
+  /** The client of one node (a promise of it in node-redis 5 and later). */
+  nodeClient(node: Address): NodeRedisClient | Promise<NodeRedisClient>;
   on?(event: 'node-error', listener: (error: unknown, node: Address) => void): unknown;
   /** node-redis 5: the slot map, which can be read again from the cluster. */
   readonly _slots?: { rediscover?(startWith: { options: object }): Promise<void> };
@@ -23,6 +25,8 @@ interface Address {
   host: string;
   port: number;
 }
+
+const LOAD_LIBRARY = ['FUNCTION', 'LOAD', 'REPLACE', LIBRARY];
 
 /** Least time between two slot-map reads triggered by lost nodes. */
 const REDISCOVER_EVERY_MS = 250;
@@ -43,12 +47,16 @@ export function nodeRedisTransport(client: object): ScriptTransport {
 
 class NodeRedisTransport implements ScriptTransport {
   readonly isCluster = false;
-  private readonly calls = new ScriptCalls();
+  private readonly calls = new DriverCalls();
 
   constructor(private readonly client: NodeRedisClient) {}
 
   run(keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    return this.calls.run('redis', (command, first) => this.client.sendCommand([command, first, String(keys.length), ...keys, ...args]));
+    return this.calls.run(
+      'redis',
+      (command, first) => this.client.sendCommand([command, first, String(keys.length), ...keys, ...args]),
+      () => this.client.sendCommand(LOAD_LIBRARY),
+    );
   }
 
   domainOf(): string {
@@ -58,7 +66,7 @@ class NodeRedisTransport implements ScriptTransport {
 
 class NodeRedisClusterTransport implements ScriptTransport {
   readonly isCluster = true;
-  private readonly calls = new ScriptCalls();
+  private readonly calls = new DriverCalls();
   private lastRediscoveryAt = 0;
 
   constructor(private readonly cluster: NodeRedisCluster) {
@@ -78,9 +86,27 @@ class NodeRedisClusterTransport implements ScriptTransport {
   }
 
   run(keys: readonly string[], args: readonly string[], slot: number): Promise<unknown> {
-    return this.calls.run(this.domainOf(slot), (command, first) =>
-      this.cluster.sendCommand(keys[0], false, [command, first, String(keys.length), ...keys, ...args]),
+    return this.calls.run(
+      this.domainOf(slot),
+      (command, first) => this.cluster.sendCommand(keys[0], false, [command, first, String(keys.length), ...keys, ...args]),
+      () => this.loadLibrary(slot),
     );
+  }
+
+  /**
+   * Loads the library on every master: node-redis follows an ASK (a slot migrating) to a node
+   * this store never names. Settles as the load on the slot's own master did; the others' are
+   * best effort, and a call that meets one without it loads it again.
+   */
+  private async loadLibrary(slot: number): Promise<void> {
+    const masters = this.cluster.masters ?? [];
+    const own = this.domainOf(slot);
+    const loads = await Promise.allSettled(
+      masters.map(async (master) => (await this.cluster.nodeClient(master)).sendCommand(LOAD_LIBRARY)),
+    );
+    const ownLoad = loads[masters.findIndex(({ host, port }) => `${host}:${port}` === own)];
+    if (!ownLoad) throw new Error(`no master known to serve slot ${slot}`);
+    if (ownLoad.status === 'rejected') throw ownLoad.reason;
   }
 
   domainOf(slot: number): string {
