@@ -1,5 +1,7 @@
-import { type Clock, type Limiter, MemoryStore, parseDuration, refuseUnknownFields, type Store, TollgateError } from '@tollgate/core';
+import { type Clock, type Cost, type Limiter, MemoryStore, parseDuration, refuseUnknownFields, type Store, TollgateError } from '@tollgate/core';
+import { type CallCost, totalTokens } from './held-call.js';
 import { BUDGET_UNITS, type BudgetUnit, type UpstreamBudget } from './token-budgets.js';
+import type { TokenUsage } from './usage.js';
 import type { BudgetHeadroom, IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
 
 export interface RetryPolicy {
@@ -45,6 +47,15 @@ export interface ThrottledFetchOptions {
    * the budget resets. Set it to what the calls in flight at once may spend, so none is refused. Default 0 for every unit.
    */
   headroom?: BudgetHeadroom;
+  /**
+   * What a call holds on `limiter` before it goes out, instead of waiting for one unit
+   * (`limiter.wait`): e.g. `{ requests: 1, tokens: promptTokens + max_tokens }`. The call waits
+   * while the estimate does not fit. The answer settles it: an error answer gives it all back,
+   * else the tokens its `usage` reports once its body was read (see `actualCost`).
+   */
+  cost?: (request: Request) => Cost | Promise<Cost>;
+  /** With `cost`: what an answer's usage costs. Default `({ total }) => ({ tokens: total })`. */
+  actualCost?: (usage: TokenUsage) => Cost;
   /** The fetch that sends the calls. Default `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Times the local pause cache and backoff; tests pass a virtual clock. Default Date.now (pauses on Redis use its clock). */
@@ -63,6 +74,8 @@ export interface ResolvedOptions {
   retryMethods: ReadonlySet<string>;
   backoffMs: number;
   headroom: BudgetHeadroom;
+  /** With the `cost` option: what a call holds and what settles it. */
+  callCost: CallCost | undefined;
   fetch: typeof fetch;
   clock: Clock | undefined;
   events: ThrottledFetchEvents;
@@ -78,6 +91,8 @@ const OPTION_FIELDS = {
   maxPause: true,
   retry: true,
   headroom: true,
+  cost: true,
+  actualCost: true,
   fetch: true,
   clock: true,
   events: true,
@@ -122,10 +137,18 @@ export function resolveOptions(options: ThrottledFetchOptions): ResolvedOptions 
     retryMethods: new Set(methods.map((m) => m.toUpperCase())),
     backoffMs: duration((retry === false ? undefined : retry.backoff) ?? 1000, 'retry.backoff'),
     headroom: resolveHeadroom(options.headroom ?? {}),
+    callCost: resolveCallCost(options.cost, options.actualCost),
     fetch: fetchImpl,
     clock: options.clock,
     events,
   };
+}
+
+function resolveCallCost(estimate: ThrottledFetchOptions['cost'], actual: ThrottledFetchOptions['actualCost']): CallCost | undefined {
+  if (estimate !== undefined && typeof estimate !== 'function') throw invalid('cost', 'must be a function of the Request', estimate);
+  if (actual !== undefined && typeof actual !== 'function') throw invalid('actualCost', 'must be a function of the usage', actual);
+  if (estimate === undefined && actual !== undefined) throw invalid('actualCost', 'needs the cost option', actual);
+  return estimate === undefined ? undefined : { estimate, actual: actual ?? totalTokens };
 }
 
 function resolveHeadroom(headroom: BudgetHeadroom): BudgetHeadroom {
