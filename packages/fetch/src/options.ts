@@ -1,8 +1,17 @@
-import { type Clock, type Cost, type Limiter, MemoryStore, parseDuration, refuseUnknownFields, type Store, TollgateError } from '@tollgate/core';
+import {
+  type Clock,
+  type Cost,
+  type Limiter,
+  MemoryStore,
+  parseDuration,
+  refuseUnknownFields,
+  type Store,
+  TollgateError,
+} from '@tollgate/core';
 import { type CallCost, totalTokens } from './held-call.js';
 import { BUDGET_UNITS, type BudgetUnit, type UpstreamBudget } from './token-budgets.js';
-import type { TokenUsage } from './usage.js';
 import type { BudgetHeadroom, IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
+import type { TokenUsage } from './usage.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. Default 2. */
