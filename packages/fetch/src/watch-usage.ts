@@ -12,7 +12,7 @@ export interface WatchedResponse {
 }
 
 function readerFor(contentType: string | null): BodyReader | undefined {
-  const type = contentType?.split(';')[0]!.trim().toLowerCase() ?? '';
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'text/event-stream') return sseBodyReader();
   if (type === 'application/json' || type.endsWith('+json')) return jsonBodyReader();
   return undefined;
