@@ -4,7 +4,8 @@
 // with one hot key and with 100,000 keys in rotation. Every key is decided for during the
 // uninstrumented warm-up (at least twice its count), then WINDOWS windows of WINDOW decisions are
 // each dumped, the first dropped, the rest averaged. Writes results/decision-instructions.json.
-// Usage: pnpm bench:decision-instructions
+// Usage: pnpm bench:decision-instructions   (BENCH_KEYS=1 for the hot key only; BENCH_IMPLEMENTATIONS=
+// a comma-separated list of names of memory-implementations.ts to pick, the first the reference)
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { MEMORY_IMPLEMENTATIONS, type MemoryImplementation } from './memory-impl
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 50_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 4);
-const KEYS = [1, 100_000];
+const KEYS = (process.env.BENCH_KEYS ?? '1,100000').split(',').map(Number);
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 
 async function measure(implementation: MemoryImplementation, keys: number): Promise<number> {
@@ -48,7 +49,9 @@ async function measure(implementation: MemoryImplementation, keys: number): Prom
 }
 
 const rows: { implementation: MemoryImplementation; keys: number; instructions: number }[] = [];
-const implementations = Object.keys(MEMORY_IMPLEMENTATIONS) as MemoryImplementation[];
+const implementations = (Object.keys(MEMORY_IMPLEMENTATIONS) as MemoryImplementation[]).filter(
+  (implementation) => process.env.BENCH_IMPLEMENTATIONS?.split(',').includes(implementation) ?? true,
+);
 // Both key counts of every implementation at once: callgrind's count does not depend on how the cores are shared.
 await Promise.all(
   KEYS.flatMap((keys) =>

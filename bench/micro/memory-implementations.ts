@@ -15,6 +15,23 @@ export const MEMORY_IMPLEMENTATIONS = {
     const limiter = createLimiter({ ...TOLLGATE_GCRA, store: new MemoryStore() });
     return (key: string) => limiter.consume(key);
   },
+  'tollgate MemoryStore (fixed window)': () => {
+    const limiter = createLimiter({ algorithm: 'fixed-window', limit: HUGE, window: '1h', store: new MemoryStore() });
+    return (key: string) => limiter.consume(key);
+  },
+  // The options each call checks (an unknown field is refused): a new object each call, as `{ cost }` is written inline.
+  'tollgate MemoryStore (gcra), consume(key, { cost: 1 })': () => {
+    const limiter = createLimiter({ ...TOLLGATE_GCRA, store: new MemoryStore() });
+    return (key: string) => limiter.consume(key, { cost: 1 });
+  },
+  'tollgate MemoryStore (gcra), wait(key)': () => {
+    const limiter = createLimiter({ ...TOLLGATE_GCRA, store: new MemoryStore() });
+    return (key: string) => limiter.wait(key);
+  },
+  'tollgate MemoryStore (gcra), wait(key, { maxWait: 1000 })': () => {
+    const limiter = createLimiter({ ...TOLLGATE_GCRA, store: new MemoryStore() });
+    return (key: string) => limiter.wait(key, { maxWait: 1000 });
+  },
   'express-rate-limit MemoryStore': () => {
     const store = new ErlMemoryStore();
     store.init({ windowMs: HOUR_MS } as ErlOptions);

@@ -42,6 +42,12 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
  * with Date.now() in three busy processes after their wait resolved: each may be a few tens of
  * ms late, which the tolerance absorbs; a missing limit shifts jobs by whole intervals.
  */
+/** The most start times within any span of `spanMs` (each window begins at a start). */
+function mostWithin(times: number[], spanMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return Math.max(...sorted.map((start) => sorted.filter((t) => t >= start && t < start + spanMs).length));
+}
+
 function expectPaced(times: number[], intervalMs: number): void {
   const sorted = [...times].sort((a, b) => a - b);
   for (const [i, t] of sorted.entries()) expect(t - sorted[0]!).toBeGreaterThanOrEqual(intervalMs * i - 30);
@@ -113,7 +119,8 @@ describe('three consumer processes on one RabbitMQ queue, limits shared through 
       console.log(
         `rabbitmq: ${TOTAL} messages in ${spanMs} ms (${(((TOTAL - 1) * 1000) / spanMs).toFixed(1)}/s, limit ${GLOBAL_PER_SECOND}/s); ` +
           `tenant slow ${slow.length} in ${slowSpanMs} ms (${(((slow.length - 1) * 1000) / slowSpanMs).toFixed(1)}/s, limit ${TENANT_RATES.slow}/s); ` +
-          `deliveries ${deliveries.reduce((a, b) => a + b, 0)} for ${TOTAL} messages`,
+          `deliveries ${deliveries.reduce((a, b) => a + b, 0)} for ${TOTAL} messages; ` +
+          `most in any 1 s: ${mostWithin(times, 1000)} (limit ${GLOBAL_PER_SECOND}), tenant slow ${mostWithin(slow, 1000)} (limit ${TENANT_RATES.slow})`,
       );
       expectPaced(times, 1000 / GLOBAL_PER_SECOND);
       expectPaced(slow, 1000 / TENANT_RATES.slow);

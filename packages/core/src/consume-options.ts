@@ -25,9 +25,7 @@ export function costOf(
 ): number | readonly number[] {
   if (options === undefined) return 1;
   if (typeof options !== 'object' || options === null) throw invalidOption('options', 'must be { cost }', options);
-  for (const field in options) {
-    if (!Object.hasOwn(fields, field)) refuseUnknownFields(options, fields);
-  }
+  refuseUnknownFields(options, fields);
   const cost = options.cost ?? 1;
   if (typeof cost === 'object' && cost !== null) return limitCosts(cost, limits, 'cost', 1);
   if (!Number.isSafeInteger(cost) || cost < 1) {

@@ -34,10 +34,11 @@ export interface Lease {
 
 /**
  * Who made a decision: `store` (the normal case), `cache` (the local deny cache, repeating a
- * denial the store gave), `fallback` (the fallback limiter, store unavailable), `policy` (the
+ * denial the store gave), `lease` (capacity a LeasingStore leased from the store, already
+ * charged there), `fallback` (the fallback limiter, store unavailable), `policy` (the
  * failure mode `onStoreError: 'open' | 'closed'`, store unavailable; the value keeps its 1.x name).
  */
-export type DecisionSource = 'store' | 'cache' | 'fallback' | 'policy';
+export type DecisionSource = 'store' | 'cache' | 'lease' | 'fallback' | 'policy';
 
 /** Shadow mode: what the rule decided, while the caller is let through regardless. */
 export interface ShadowVerdict {
@@ -87,32 +88,45 @@ export interface Decision {
 /** Folds the per-limit outcomes of one store operation, answered at `decidedAtMs`, into the decision the caller sees. */
 export function toDecision(operation: StoreOperation, result: StoreResult, infos: readonly LimitInfo[], decidedAtMs: number): Decision {
   const { kind, cost, costs, token } = operation;
+  // Dated on the store's timeline, which a refund of it is decided on too; a lease's charge is the lease's.
+  const atMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
+  const charged = result.leased?.token ?? token;
+  const charge: Charge | undefined = !result.committed
+    ? undefined
+    : costs === undefined
+      ? { atMs, cost, token: charged }
+      : { atMs, cost: Math.max(...costs), token: charged, costs };
   const decision =
     infos.length === 1
-      ? singleLimitDecision(kind, result, infos[0]!, decidedAtMs)
+      ? oneLimitDecision(kind, result.committed, result.outcomes[0]!, infos[0]!, decidedAtMs, charge)
       : multiLimitDecision(kind, result, infos, cost, costs, decidedAtMs);
-  if (result.committed) {
-    // Dated on the store's timeline, which a refund of it is decided on too.
-    const atMs = result.decidedAtMs ?? operation.nowMs ?? decidedAtMs;
-    decision.charge = costs === undefined ? { atMs, cost, token } : { atMs, cost: Math.max(...costs), token, costs };
-  }
+  if (infos.length > 1 && charge !== undefined) decision.charge = charge;
+  if (result.leased !== undefined) decision.source = 'lease';
   return decision;
 }
 
-/** The common case, with nothing to fold. */
-function singleLimitDecision(
+/**
+ * The decision of a single-limit rule, with nothing to fold: `outcome` is its limit's, `committed`
+ * whether a consume was admitted and written, `charge` what it was charged (when committed).
+ */
+export function oneLimitDecision(
   kind: StoreOperation['kind'],
-  result: StoreResult,
+  committed: boolean,
+  outcome: Outcome,
   { name, limit, policy }: LimitInfo,
   decidedAtMs: number,
+  charge: Charge | undefined,
 ): Decision {
-  const outcome = result.outcomes[0]!;
-  const allowed = kind === 'consume' ? result.committed : outcome.allowed;
+  const allowed = kind === 'consume' ? committed : outcome.allowed;
   const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
   const delayMs = allowed ? outcome.delayMs : 0;
   const { remaining, resetAfterMs } = outcome;
-  const part: LimitDecision = { name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs };
-  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits: [part], source: 'store', decidedAtMs };
+  const limits: LimitDecision[] = [{ name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs: outcome.delayMs }];
+  const source = 'store';
+  // One literal per case, the charge written with the rest: adding it afterwards would grow the object.
+  return charge !== undefined
+    ? { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits, source, decidedAtMs, charge }
+    : { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits, source, decidedAtMs };
 }
 
 function multiLimitDecision(

@@ -96,7 +96,8 @@ export class LimiterEvents {
   }
 
   has(event: LimiterEventName): boolean {
-    return this.listeners.has(event);
+    // Most limiters have no listener: asked on every decision, spare them the lookup.
+    return this.listeners.size !== 0 && this.listeners.has(event);
   }
 
   on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void {

@@ -52,8 +52,10 @@ class StoreHold implements Hold {
     private readonly ttlMs: number,
     private readonly released: (key: string) => void,
   ) {
-    // Admitted without a charge (the failure mode, a fallback, shadow mode over a denial): nothing here to settle.
-    this.status = decision.charge !== undefined ? 'open' : decision.allowed ? 'uncharged' : 'denied';
+    // Admitted without a charge in this store (the failure mode, a fallback limiter's, shadow mode
+    // over a denial): nothing here to settle.
+    const chargedHere = decision.charge !== undefined && decision.source === 'store';
+    this.status = chargedHere ? 'open' : decision.allowed ? 'uncharged' : 'denied';
   }
 
   settle(actual: Cost): Promise<Decision> {

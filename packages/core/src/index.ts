@@ -140,6 +140,8 @@ export type {
   WarmUpSpec,
 } from './spec.js';
 export { bindRule } from './spec.js';
+export type { LeasingStoreOptions } from './stores/leasing/leasing-options.js';
+export { LeasingStore } from './stores/leasing/leasing-store.js';
 export type { MemoryStoreOptions } from './stores/memory-store.js';
 export { MemoryStore } from './stores/memory-store.js';
 export type { RedisClient, RedisStoreOptions } from './stores/redis-store.js';

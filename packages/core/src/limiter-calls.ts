@@ -1,5 +1,5 @@
 import type { Charge } from './algorithms/types.js';
-import { type Decision, type LimitInfo, limitInfo, toDecision } from './decision.js';
+import { type Decision, type LimitInfo, limitInfo, oneLimitDecision, toDecision } from './decision.js';
 import { TollgateError } from './errors.js';
 import { assertIdentity, encodeIdentity, type Keyspace, keyspacesFor } from './keys.js';
 import type { ChosenField, LimiterConfig } from './limiter-config.js';
@@ -30,6 +30,11 @@ export class LimiterCalls {
   private readonly guarded: GuardedStore;
   /** The rule's limits as they admit at once or not at all (reserve mode given no delay): a group's. */
   private readonly withoutDelay: readonly BoundLimit[];
+  /** The config's fields every operation reads, held here: one load each instead of two. */
+  private readonly limits: readonly BoundLimit[];
+  private readonly clock: LimiterConfig['clock'];
+  private readonly keyOf: LimiterConfig['keyOf'];
+  private readonly chosenPerCall: LimiterConfig['chosenPerCall'];
   /** The last key checked, the key it is stored under and its encoded identity: a client's requests tend to follow each other. */
   private lastKey: unknown = NO_KEY_YET;
   private lastStored = '';
@@ -40,6 +45,10 @@ export class LimiterCalls {
     fallback: StoreFailureAnswer,
   ) {
     const { limits, store } = config;
+    this.limits = limits;
+    this.clock = config.clock;
+    this.keyOf = config.keyOf;
+    this.chosenPerCall = config.chosenPerCall;
     this.keyspaces = keyspacesFor(
       config.prefix,
       limits.map((limit) => `${limit.name}:${limit.algorithm.name}`),
@@ -63,14 +72,14 @@ export class LimiterCalls {
     key: string,
     cost: number,
     token = '',
-    checked: readonly BoundLimit[] = this.config.limits,
+    checked: readonly BoundLimit[] = this.limits,
     charge?: Charge,
     perLimit?: PerLimitCosts,
   ): Promise<Decision> {
     try {
       const operation = this.operation(kind, key, cost, token, checked, charge, perLimit);
       if (this.memory === undefined) return this.guarded.call(operation, this.lastStored);
-      return Promise.resolve(this.inMemory(this.memory, operation, this.lastStored));
+      return settled(this.inMemory(this.memory, operation, this.lastStored));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -80,7 +89,7 @@ export class LimiterCalls {
   refund(key: string, cost: number, charge: Charge): Promise<Decision> {
     // A charge of different costs per limit comes back whole, each limit what it was charged.
     const perLimit = charge.costs === undefined ? undefined : { costs: charge.costs };
-    return this.run('refund', key, cost, '', this.config.limits, charge, perLimit);
+    return this.run('refund', key, cost, '', this.limits, charge, perLimit);
   }
 
   /**
@@ -96,14 +105,14 @@ export class LimiterCalls {
    * limit, a refund of the unused part or a penalty of the excess, and its lease released.
    */
   settle(key: string, charge: Charge, charged: readonly number[], costs: readonly number[]): Promise<Decision> {
-    return this.run('settle', key, 0, this.needsToken ? uniqueToken() : '', this.config.limits, charge, { costs, charged });
+    return this.run('settle', key, 0, this.needsToken ? uniqueToken() : '', this.limits, charge, { costs, charged });
   }
 
   /**
    * A consume of `cost` (per limit: `costs`, when they differ); the slot of a concurrency limit it
    * took comes back as `decision.lease`, named by the key as stored.
    */
-  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.config.limits, costs?: readonly number[]): Promise<Decision> {
+  consume(key: string, cost: number, checked: readonly BoundLimit[] = this.limits, costs?: readonly number[]): Promise<Decision> {
     const perLimit = costs === undefined ? undefined : { costs };
     if (!this.needsToken) return this.run('consume', key, cost, '', checked, undefined, perLimit);
     const token = uniqueToken();
@@ -126,7 +135,7 @@ export class LimiterCalls {
   /** The consume of cost 1 on every limit, decided before this returns (`answersNow` only); throws what `consume` would reject with. */
   consumeNow(key: string): Decision {
     const token = this.needsToken ? uniqueToken() : '';
-    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.config.limits), this.lastStored);
+    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.limits), this.lastStored);
     return this.holdsLeases ? withLease(decision, this.lastStored, token) : decision;
   }
 
@@ -161,9 +170,9 @@ export class LimiterCalls {
     charge?: Charge,
     perLimit?: PerLimitCosts,
   ): StoreOperation {
-    if (this.config.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.config.chosenPerCall);
+    if (this.chosenPerCall !== undefined && kind !== 'reset' && kind !== 'release') throw limitNotChosen(this.chosenPerCall);
     const identity = this.identityOf(key);
-    const operation = { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.config.clock?.(), charge };
+    const operation = { kind, identity, keyspaces: this.keyspaces, limits: checked, cost, token, nowMs: this.clock?.(), charge };
     return perLimit === undefined ? operation : { ...operation, ...perLimit };
   }
 
@@ -171,7 +180,7 @@ export class LimiterCalls {
   private identityOf(key: string): string {
     if (key !== this.lastKey) {
       assertIdentity(key);
-      const stored = this.config.keyOf === undefined ? key : this.config.keyOf(key);
+      const stored = this.keyOf === undefined ? key : this.keyOf(key);
       this.lastIdentity = encodeIdentity(stored);
       this.lastStored = stored;
       this.lastKey = key;
@@ -180,9 +189,18 @@ export class LimiterCalls {
   }
 
   private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {
-    const result = memory.executeSync(operation);
-    // The memory store has read the time it decided at: no second clock read per decision.
-    const verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
+    // The memory store reads the time it decides at: no second clock read per decision.
+    const { kind, limits, cost, costs, token } = operation;
+    let verdict: Decision;
+    if (limits.length === 1 && costs === undefined && (kind === 'consume' || kind === 'peek')) {
+      const now = operation.nowMs ?? memory.now();
+      const outcome = memory.decideOne(operation, now);
+      const committed = kind === 'consume' && outcome.allowed;
+      verdict = oneLimitDecision(kind, committed, outcome, this.infos[0]!, now, committed ? { atMs: now, cost, token } : undefined);
+    } else {
+      const result = memory.executeSync(operation);
+      verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
+    }
     return this.decisions.report(operation, key, verdict, 0);
   }
 }
@@ -198,6 +216,16 @@ function limitNotChosen(chosen: readonly ChosenField[]): TollgateError {
     `${path} is chosen per request: withLimits({ ${field}: <value> }) gives the limiter of a value (reset and release work as they are)`,
     path,
   );
+}
+
+/**
+ * A promise fulfilled with `decision`. The branch on one of its fields is for the optimising
+ * compiler: once it has checked the object's shape it knows there is no `then` to look up, and
+ * fulfils the promise without the generic thenable lookup (about 300 instructions, a tenth of a
+ * memory-store decision). Both branches do the same.
+ */
+function settled(decision: Decision): Promise<Decision> {
+  return decision.allowed ? Promise.resolve(decision) : Promise.resolve(decision);
 }
 
 /** Only a store decision holds a slot: policy and fallback answers took none here. */

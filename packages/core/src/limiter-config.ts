@@ -128,7 +128,7 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
     shadow,
     breakers: options.breaker === false ? undefined : new Breakers(options.breaker ?? {}, now, `${path}breaker`),
     denyCache: DenyCache.forRule(options.denyCache, store instanceof MemoryStore, limits, `${path}denyCache`),
-    onStoreError: failureAnswer(options.onStoreError ?? 'open', spec, { clock, prefix }, path),
+    onStoreError: failureAnswer(options.onStoreError ?? 'open', namedAsBound(spec, limits), { clock, prefix }, path),
     events: LimiterEvents.from(options.events, `${path}events`),
     logger: loggerOf(options.logger, `${path}logger`),
   };
@@ -141,6 +141,15 @@ function loggerOf(logger: unknown, field: string): Logger {
     throw invalidOption(field, 'must have warn(message) and error(message, error) methods (console, pino, winston...)', logger);
   }
   return logger as Logger;
+}
+
+/**
+ * `rule` with each limit carrying the name it was bound under (a rule set's rule name, a limit's
+ * default name): a limiter built from it, as the fallback of a share is, reports the same names.
+ */
+function namedAsBound(rule: RuleSpec, limits: readonly BoundLimit[]): RuleSpec {
+  if ('limits' in rule) return { ...rule, limits: rule.limits.map((limit, i) => ({ ...limit, name: limits[i]!.name })) };
+  return { ...rule, name: limits[0]!.name };
 }
 
 function failureAnswer(

@@ -43,7 +43,11 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     get breakerState() {
       return breakers?.state ?? 'closed';
     },
-    consume: (key, options) => withCost(options, CONSUME_FIELDS, limits, (cost, costs) => calls.consume(key, cost, limits, costs)),
+    // Without options, no closure to build for the cost.
+    consume: (key, options) =>
+      options === undefined
+        ? calls.consume(key, 1)
+        : withCost(options, CONSUME_FIELDS, limits, (cost, costs) => calls.consume(key, cost, limits, costs)),
     hold: (key, options) => openHold(calls, config, key, options, (stored) => waiter.released(stored)),
     async release(lease) {
       // A decision the failure mode (or a fallback) answered took no slot here: nothing to give back.

@@ -17,8 +17,9 @@ export function refuseUnknownFields(
   path = '',
   code: TollgateErrorCode = 'ERR_TOLLGATE_INVALID_OPTION',
 ): void {
-  for (const field of Object.keys(options)) {
-    if (Object.hasOwn(fields, field)) continue;
+  // for...in, not Object.keys: a call's options are checked on every call, and this allocates nothing until it refuses.
+  for (const field in options) {
+    if (Object.hasOwn(fields, field) || !Object.hasOwn(options, field)) continue;
     const closest = closestName(field, Object.keys(fields));
     const hint = closest === undefined ? `takes ${listNames(Object.keys(fields))}` : `did you mean ${closest}?`;
     const value = (options as Record<string, unknown>)[field];

@@ -1,6 +1,7 @@
 import { ALGORITHMS } from './algorithms/registry.js';
 import type { Duration } from './duration.js';
 import { invalidSpec, TollgateError } from './errors.js';
+import { limitLabel } from './limit-label.js';
 import { closestName, refuseUnknownFields } from './option-fields.js';
 import { expandShorthand, SPEC_FIELDS } from './shorthand.js';
 import type { BoundLimit } from './stores/store.js';
@@ -9,7 +10,8 @@ import { unitOf } from './units.js';
 interface Named {
   /**
    * Names the limit in headers, decisions and storage keys. Default: `default`; in a multi-limit
-   * rule, its window (`1s`, `15m`, `1d`; `concurrency` for a concurrency limit), unique within the rule.
+   * rule, the period its count or rate is given per (`{ qps: 100, burst: 10 }`: `1s`; `perDay`:
+   * `1d`; a 15-minute window: `15m`; `concurrency` for a concurrency limit), unique within the rule.
    */
   name?: string;
   /**
@@ -116,7 +118,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLimit, 'name'>) => string): BoundLimit {
+function bindLimit(raw: unknown, path: string, defaultName: (label: string) => string): BoundLimit {
   if (!isRecord(raw)) throw invalidSpec(path, 'must be an object describing a limit', raw);
   refuseUnknownFields(raw, SPEC_FIELDS, `${path}.`, 'ERR_TOLLGATE_INVALID_SPEC');
   const { spec, at } = expandShorthand(raw, path);
@@ -143,28 +145,7 @@ function bindLimit(raw: unknown, path: string, defaultName: (limit: Omit<BoundLi
   const unit = unitOf(spec.unit, `${path}.unit`);
   const params = algorithm.parse(spec, at);
   const unnamed = { algorithm, params, unit, luaArgs: [algorithm.name, ...algorithm.luaArgs(params).map(String)] };
-  return { name: (spec.name as string | undefined) ?? defaultName(unnamed), ...unnamed };
-}
-
-const UNITS: readonly [string, number][] = [
-  ['d', 86_400_000],
-  ['h', 3_600_000],
-  ['m', 60_000],
-  ['s', 1000],
-];
-
-/**
- * What an unnamed limit of a multi-limit rule is called in headers: its window in the largest
- * whole unit (`1s`, `15m`, `1d`, `500ms`); a concurrency limit, which has no window, `concurrency`;
- * a count that never resets, `forever`.
- */
-function limitLabel({ algorithm, params }: Omit<BoundLimit, 'name'>): string {
-  if (algorithm.release !== undefined) return algorithm.name;
-  const { windowMs } = algorithm.policy(params);
-  if (!Number.isFinite(windowMs)) return 'forever';
-  const ms = Math.max(1, Math.round(windowMs));
-  const unit = UNITS.find(([, size]) => ms % size === 0);
-  return unit === undefined ? `${ms}ms` : `${ms / unit[1]}${unit[0]}`;
+  return { name: (spec.name as string | undefined) ?? defaultName(limitLabel(algorithm, spec)), ...unnamed };
 }
 
 /** `label`, or `label-2`, `label-3`... the first one not yet taken; taken from now on. */
@@ -192,7 +173,7 @@ export function bindRule(rule: unknown, path?: string, singleName = 'default'): 
     throw invalidSpec(limitsPath, 'must be a non-empty array of limit specs', rule.limits);
   }
   const taken = new Set(rule.limits.map((raw) => (isRecord(raw) ? raw.name : undefined)).filter((name) => typeof name === 'string'));
-  const bound = rule.limits.map((raw, i) => bindLimit(raw, `${limitsPath}[${i}]`, (limit) => uniqueName(limitLabel(limit), taken)));
+  const bound = rule.limits.map((raw, i) => bindLimit(raw, `${limitsPath}[${i}]`, (label) => uniqueName(label, taken)));
   const seen = new Set<string>();
   for (const [i, limit] of bound.entries()) {
     if (seen.has(limit.name)) {

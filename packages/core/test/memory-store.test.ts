@@ -12,6 +12,15 @@ describe('MemoryStore', () => {
     expect((await limiter.consume('a')).allowed).toBe(true);
   });
 
+  it('keeps the limiters sharing it apart, whichever decided last', async () => {
+    const store = new MemoryStore();
+    const hourly = createLimiter({ perHour: 3, store, prefix: 'hourly' });
+    const daily = createLimiter({ perDay: 5, store, prefix: 'daily' });
+    const remaining = [];
+    for (let i = 0; i < 3; i++) remaining.push((await hourly.consume('a')).remaining, (await daily.consume('a')).remaining);
+    expect(remaining).toEqual([2, 4, 1, 3, 0, 2]);
+  });
+
   it('never holds more than maxKeys identities; the longest-held go first', async () => {
     const clock = new VirtualClock();
     const store = new MemoryStore({ clock: clock.now, maxKeys: 100 });

@@ -72,7 +72,7 @@ function registerMetrics(options: TollgateMetricsOptions): Metrics {
       (name) =>
         new Counter({
           name,
-          help: 'Rate-limit decisions on consume, by rule, outcome (allowed, delayed, denied), source (store, cache, fallback, policy) and shadow mode',
+          help: 'Rate-limit decisions on consume, by rule, outcome (allowed, delayed, denied), source (store, cache, lease, fallback, policy) and shadow mode',
           labelNames: ['rule', 'outcome', 'source', 'shadow'],
           registers,
         }),

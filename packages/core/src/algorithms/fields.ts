@@ -105,7 +105,7 @@ export interface LimitPerWindow {
 /** What `window` is for a count that never resets (fixed window): `'forever'`, or `Infinity`. */
 export const FOREVER = 'forever';
 
-function isForever(window: unknown): boolean {
+export function isForever(window: unknown): boolean {
   return window === FOREVER || window === Number.POSITIVE_INFINITY;
 }
 

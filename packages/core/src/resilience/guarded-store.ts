@@ -46,6 +46,8 @@ export class GuardedStore {
       const cached = denyCache.get(key, now(), operation.limits);
       if (cached) return this.decisions.report(operation, key, cached, 0);
     }
+    const local = store.answerNow?.(operation);
+    if (local !== undefined) return this.decisions.report(operation, key, toDecision(operation, local, this.infos, now()), 0);
     // Capacity given back here may end a cached denial early.
     if (kind === 'reset' || kind === 'refund' || kind === 'settle') denyCache?.forget(key);
     // One breaker per failure domain: a failed Cluster node does not stop calls to the others.

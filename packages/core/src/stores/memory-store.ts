@@ -50,6 +50,9 @@ export class MemoryStore implements Store {
   private sweepSpaces: Iterator<Map<string, Entry>> | undefined;
   private sweepEntries: Iterator<[string, Entry]> | undefined;
   private sweepSpace: Map<string, Entry> | undefined;
+  /** The keyspace looked up last and its space: one limiter's decisions follow each other, and the lookup by id hashes a string. */
+  private lastKeyspace: Keyspace | undefined;
+  private lastSpace: Map<string, Entry> | undefined;
   /** Per space, the `keys()` iterator eviction resumes from (see `oldestIdentity`). */
   private readonly evictionCursors = new Map<Map<string, Entry>, Iterator<string>>();
 
@@ -101,8 +104,17 @@ export class MemoryStore implements Store {
     return limits.length === 1 ? this.executeOne(operation, now) : this.executeRule(operation, now);
   }
 
-  /** The common single-limit rule: one lookup, state updated in place. */
-  private executeOne({ kind, identity, keyspaces, limits, cost, costs, token }: StoreOperation, now: number): StoreResult {
+  /** The store's clock: the time of an operation that brings none (`nowMs`). */
+  now(): number {
+    return this.clock();
+  }
+
+  /**
+   * A consume or peek of a single-limit rule at `now`, answered with its limit's outcome alone (no
+   * `StoreResult` to build): a consume is committed, its state written, exactly when the outcome
+   * allows it. One lookup, state updated in place.
+   */
+  decideOne({ kind, identity, keyspaces, limits, cost, costs, token }: StoreOperation, now: number): StepResult<unknown> {
     const space = this.space(keyspaces[0]!);
     let entry = space.get(identity);
     if (entry !== undefined && entry.expiresAtMs <= now) {
@@ -111,8 +123,7 @@ export class MemoryStore implements Store {
     }
     const limit = limits[0]!;
     const result = limit.algorithm.step(entry?.state, now, limit.params, costs?.[0] ?? cost, token);
-    const committed = kind === 'consume' && result.allowed;
-    if (committed && result.next !== undefined) {
+    if (kind === 'consume' && result.allowed && result.next !== undefined) {
       if (entry === undefined) {
         this.insert(space, identity, result.next, now + result.ttlMs, now);
       } else {
@@ -120,7 +131,12 @@ export class MemoryStore implements Store {
         entry.expiresAtMs = now + result.ttlMs;
       }
     }
-    return { committed, outcomes: [result], decidedAtMs: now };
+    return result;
+  }
+
+  private executeOne(operation: StoreOperation, now: number): StoreResult {
+    const result = this.decideOne(operation, now);
+    return { committed: operation.kind === 'consume' && result.allowed, outcomes: [result], decidedAtMs: now };
   }
 
   /**
@@ -199,11 +215,15 @@ export class MemoryStore implements Store {
   }
 
   private space(keyspace: Keyspace): Map<string, Entry> {
+    // Spaces are never dropped, so the one found last for this keyspace is still its space.
+    if (keyspace === this.lastKeyspace) return this.lastSpace!;
     let space = this.spaces.get(keyspace.id);
     if (space === undefined) {
       space = new Map();
       this.spaces.set(keyspace.id, space);
     }
+    this.lastKeyspace = keyspace;
+    this.lastSpace = space;
     return space;
   }
 

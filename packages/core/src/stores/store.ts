@@ -58,6 +58,11 @@ export interface StoreResult {
    * RedisStore sent, or Redis TIME. A committed consume's charge is dated by it.
    */
   readonly decidedAtMs?: number;
+  /**
+   * Present when a LeasingStore answered from capacity it leased earlier: the charge is the
+   * lease's (dated when the lease was taken, `decidedAtMs`, and named by its token).
+   */
+  readonly leased?: { readonly token: string };
 }
 
 export interface Store {
@@ -75,4 +80,10 @@ export interface Store {
    * node's address. The limiter keeps one breaker per domain; without this method, one in all.
    */
   failureDomain?(hashTag: string): string;
+  /**
+   * An answer decided without the backend (a LeasingStore's lease), before this returns; undefined
+   * when `execute` must be called. Answered here, an operation passes no timeout or breaker, so a
+   * lease keeps answering while its backend is down.
+   */
+  answerNow?(operation: StoreOperation): StoreResult | undefined;
 }

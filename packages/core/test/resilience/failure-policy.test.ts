@@ -106,6 +106,18 @@ describe('onStoreError: { fallback }', () => {
     expect((await limiter.consume('a')).allowed).toBe(true);
   });
 
+  it("names the fallback's limits as the rule names them, given names and default names alike", async () => {
+    const store = new ControlledStore();
+    store.mode = 'reject';
+    const options = { store, breaker: false as const, onStoreError: { fallback: { share: 1 / 2 } } };
+    const multi = createLimiter({ limits: [{ qps: 100, burst: 10 }, { name: 'daily', perDay: 1000 }, { perSecond: 5 }], ...options });
+    const decision = await multi.consume('a');
+    expect(decision.source).toBe('fallback');
+    expect(decision.limits.map((part) => part.name)).toEqual(['1s', 'daily', '1s-2']);
+    const named = createLimiter({ name: 'login', perMinute: 10, ...options });
+    expect((await named.consume('a')).limits.map((part) => [part.name, part.limit])).toEqual([['login', 5]]);
+  });
+
   it('uses a fallback limiter given as is', async () => {
     const store = new ControlledStore();
     store.mode = 'reject';

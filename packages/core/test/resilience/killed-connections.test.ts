@@ -34,3 +34,32 @@ describe.each(CLIENT_KINDS)("%s: a node's connections killed while idle", (kind)
     }
   });
 });
+
+describe.each(['ioredis', 'ioredis6', 'iovalkey'] as const)("%s: every node's connections of a Cluster killed", (kind) => {
+  it('leaves the Cluster ready: each node connection reconnects by itself, and the next decisions are Redis', async () => {
+    const cluster = TOPOLOGIES.find((topology) => topology.name === 'cluster')!;
+    const connected = await cluster.connect(kind);
+    const client = connected.client as { status: string; on(event: 'close', listener: () => void): unknown };
+    try {
+      const limiter = createLimiter({
+        qps: 1000,
+        store: new RedisStore({ client }),
+        prefix: `killed-all${process.pid}-${counter++}`,
+        timeout: 5000,
+        onStoreError: 'open',
+        breaker: false,
+      });
+      const keys = Array.from({ length: 30 }, (_, i) => `key-${i}`);
+      expect((await Promise.all(keys.map((key) => limiter.consume(key)))).map((d) => d.source)).toEqual(keys.map(() => 'store'));
+      let closes = 0;
+      client.on('close', () => closes++);
+      expect(await killClientConnections(cluster.servers().map((server) => server.port))).toBeGreaterThanOrEqual(3);
+      const after = await Promise.all(keys.map((key) => limiter.consume(key)));
+      expect(after.map((d) => d.source)).toEqual(keys.map(() => 'store'));
+      // Left to itself, an ioredis Cluster that lost every node closes, and connects again only after clusterRetryStrategy's delay.
+      expect([closes, client.status]).toEqual([0, 'ready']);
+    } finally {
+      await connected.close();
+    }
+  });
+});

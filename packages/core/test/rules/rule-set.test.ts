@@ -1,6 +1,7 @@
 import { VirtualClock } from '@tollgate/testing';
 import { describe, expect, it } from 'vitest';
 import { createRuleSet, type RuleRequest } from '../../src/index.js';
+import { ControlledStore } from '../helpers/controlled-store.js';
 
 const request = (overrides: Partial<RuleRequest> = {}): RuleRequest => ({
   method: 'GET',
@@ -138,6 +139,34 @@ describe('rule set matching', () => {
     await a.limiter.consume(a.key);
     expect(await a.limiter.consume(a.key)).toMatchObject({ allowed: true, shadow: { allowed: false } });
     expect(shadowed.match(request({ path: '/b' }))?.rule).toBe('a');
+  });
+
+  it("advertises a failure-mode share under the rule's own names", async () => {
+    const store = new ControlledStore();
+    store.mode = 'reject';
+    const shared = createRuleSet(
+      {
+        defaults: { onStoreError: { share: 0.5 } },
+        rules: [
+          { name: 'login', match: { path: '/login' }, limit: { perMinute: 10 } },
+          {
+            name: 'api',
+            limits: [
+              { qps: 100, burst: 10 },
+              { name: 'daily', perDay: 1000 },
+            ],
+          },
+        ],
+      },
+      { store },
+    );
+    const decide = async (path: string) => {
+      const match = shared.match(request({ path }))!;
+      return match.limiter.consume(match.key);
+    };
+    const login = await decide('/login');
+    expect([login.source, login.limits.map((part) => part.name)]).toEqual(['fallback', ['login']]);
+    expect((await decide('/api')).limits.map((part) => part.name)).toEqual(['1s', 'daily']);
   });
 });
 

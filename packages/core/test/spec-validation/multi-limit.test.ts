@@ -23,19 +23,31 @@ describe('a multi-limit rule is refused, naming the field of the limit', () => {
 describe('default names of the limits of a multi-limit rule', () => {
   const namesOf = (limits: unknown[]) => createLimiter({ limits } as never).limits.map((limit) => limit.name);
 
-  it('name each limit after its window, in the largest whole unit', () => {
+  it('name each limit after the period its count or rate is given per, in the largest whole unit', () => {
     expect(namesOf([{ qps: 10, burst: 10 }, { perDay: 10_000 }])).toEqual(['1s', '1d']);
-    expect(namesOf([{ algorithm: 'fixed-window', limit: 5, window: '15m' }, { perHour: 100 }, { qps: 10, burst: 5 }])).toEqual([
+    expect(namesOf([{ algorithm: 'fixed-window', limit: 5, window: '15m' }, { perHour: 100 }, { perMinute: 10, burst: 5 }])).toEqual([
       '15m',
       '1h',
-      '500ms',
+      '1m',
     ]);
     expect(
       namesOf([
         { algorithm: 'sliding-window-log', limit: 5, window: 90_000 },
-        { rate: 3, period: '1s', burst: 1 },
+        { rate: 3, period: 1500, burst: 1 },
+        { algorithm: 'token-bucket', capacity: 10, refillAmount: 1, refillInterval: '2h' },
+        { algorithm: 'fixed-window', limit: 100, window: 'forever' },
       ]),
-    ).toEqual(['90s', '333ms']);
+    ).toEqual(['90s', '1500ms', '2h', 'forever']);
+  });
+
+  it('does not name a limit after its burst: { qps: 100, burst: 10 } is 1s, not the 100ms its burst spans', () => {
+    expect(namesOf([{ qps: 100, burst: 10 }, { perMinute: 1000 }])).toEqual(['1s', '1m']);
+    expect(
+      namesOf([
+        { algorithm: 'token-bucket', capacity: 50, refillPerSecond: 5 },
+        { algorithm: 'gcra', rate: 5 },
+      ]),
+    ).toEqual(['1s', '1s-2']);
   });
 
   it('calls a concurrency limit concurrency, having no window', () => {

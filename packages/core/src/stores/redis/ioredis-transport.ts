@@ -6,7 +6,7 @@ interface Connection {
   /** Flattens its arguments one level (`Command`: `args.flat()`), so arrays can be handed over as they are. */
   call(command: string, ...args: (string | number | readonly string[])[]): Promise<unknown>;
   on(event: 'close' | 'ready', listener: () => void): unknown;
-  readonly options: { host?: string; port?: number };
+  readonly options: { host?: string; port?: number; retryStrategy?: ((times: number) => number | null | undefined) | null };
   readonly status: string;
   /** Commands written but unanswered when the connection closed, re-sent once it is ready again. */
   prevCommandQueue?: CommandQueue | null;
@@ -96,6 +96,7 @@ class IoredisClusterTransport implements ScriptTransport {
         continue;
       }
       forbidResend(node);
+      this.reconnectWhenLost(node);
       // Not ready, ioredis queues the call and writes it once the connection is ready.
       const queued = node.status !== 'ready';
       const readiesBefore = readies.get(node);
@@ -143,6 +144,23 @@ class IoredisClusterTransport implements ScriptTransport {
     return this.cluster.slots[slot]?.[0] ?? `slot ${slot}`;
   }
 
+  /**
+   * A Cluster lets a node connection it lost go for good (no `clusterNodeRetryStrategy`): once
+   * every node's is lost, the whole Cluster closes and connects again only after
+   * `clusterRetryStrategy`'s delay (100 ms and more), longer than a store call may take. Given
+   * none, the node's connection reconnects as a single Redis connection does (after 50 ms, 100 ms...
+   * at most 2 s), as node-redis's nodes do; calls made meanwhile wait in its offline queue,
+   * unwritten. Each loss reads the slot map again, so a node that failed over is let go.
+   */
+  private reconnectWhenLost(node: Connection): void {
+    if (typeof node.options.retryStrategy === 'function' || reconnecting.has(node)) return;
+    reconnecting.add(node);
+    node.options.retryStrategy = reconnectDelayMs;
+    node.on('close', () => {
+      if (this.cluster.status === 'ready') this.cluster.refreshSlotsCache();
+    });
+  }
+
   private node(address: string): Connection | undefined {
     return this.cluster.nodes('all').find((node) => `${node.options.host}:${node.options.port}` === address && node.status !== 'end');
   }
@@ -157,6 +175,11 @@ class IoredisClusterTransport implements ScriptTransport {
     return this.ready;
   }
 }
+
+/** ioredis's own default for a single connection: 50 ms more per attempt, at most 2 s. */
+const reconnectDelayMs = (attempt: number): number => Math.min(attempt * 50, 2000);
+/** Cluster node connections given `reconnectDelayMs`. */
+const reconnecting = new WeakSet<Connection>();
 
 const guarded = new WeakSet<Connection>();
 /**

@@ -1,0 +1,30 @@
+// One of the processes of hot-key.ts: on 'go', `inFlight` loops consume one hot key for
+// `durationMs`; then it gives back what its leases hold and reports what it was admitted.
+import { createLimiter, LeasingStore, RedisStore, type RuleSpec } from '@tollgate/core';
+import { Redis } from 'ioredis';
+
+const [url, prefix, mode, ruleJson, durationMs, inFlight] = process.argv.slice(2);
+const client = new Redis(url!);
+const redis = new RedisStore({ client });
+const store = mode === 'leased' ? new LeasingStore(redis) : redis;
+const limiter = createLimiter({ ...(JSON.parse(ruleJson!) as RuleSpec), store, prefix: prefix!, timeout: 60_000, breaker: false });
+
+process.send!({ ready: true });
+process.once('message', async () => {
+  const endAt = performance.now() + Number(durationMs);
+  let admitted = 0;
+  let decisions = 0;
+  const loop = async () => {
+    while (performance.now() < endAt) {
+      const decision = await limiter.consume('hot');
+      decisions++;
+      if (decision.allowed) admitted++;
+    }
+  };
+  await Promise.all(Array.from({ length: Number(inFlight) }, loop));
+  if (store instanceof LeasingStore) await store.close();
+  process.send!({ admitted, decisions }, () => {
+    client.disconnect();
+    process.exit(0);
+  });
+});
