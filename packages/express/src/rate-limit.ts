@@ -67,7 +67,7 @@ function apply(verdict: HttpVerdict, req: Request, res: Response, next: NextFunc
   }
   // An earlier limiter may have decided on this request: its RateLimit fields are kept. Without
   // one (the common case) the response is not asked for them.
-  const merge = recordDecision(req, verdict.decision, verdict.key, name);
+  const merge = recordDecision(req, verdict.decision, verdict.key, name, verdict.action === 'pass' ? verdict.held : undefined);
   const headers = merge ? mergeRateLimitHeaders(verdict.headers, (name) => headerText(res.getHeader(name))) : verdict.headers;
   // Looked up once: every property read of an Express 5 response is a slow one.
   const setHeader = res.setHeader;

@@ -59,7 +59,7 @@ function apply(verdict: HttpVerdict, request: FastifyRequest, reply: FastifyRepl
   if (verdict.action === 'skip') return;
   // An earlier limiter may have decided on this request: its RateLimit fields are kept. Without
   // one (the common case) the reply is not asked for them.
-  const merge = recordDecision(request, verdict.decision, verdict.key, name);
+  const merge = recordDecision(request, verdict.decision, verdict.key, name, verdict.action === 'pass' ? verdict.held : undefined);
   const headers = merge ? mergeRateLimitHeaders(verdict.headers, (field) => headerText(reply.getHeader(field))) : verdict.headers;
   for (let i = 0; i < headers.length; i++) reply.header(headers[i]![0], headers[i]![1]);
   if (verdict.action === 'reject' && handler !== undefined) return new Promise((resolve) => resolve(handler(request, reply, verdict)));

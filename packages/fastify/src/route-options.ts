@@ -11,6 +11,7 @@ type SharedField = keyof HttpBehaviourOptions | keyof LimiterOptions | keyof Hoo
  */
 const INHERITED = {
   key: true,
+  cost: true,
   skip: true,
   allowList: true,
   ipv6Subnet: true,

@@ -1,5 +1,17 @@
-import { type Clock, type Limiter, MemoryStore, parseDuration, refuseUnknownFields, type Store, TollgateError } from '@tollgate/core';
-import type { IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
+import {
+  type Clock,
+  type Cost,
+  type Limiter,
+  MemoryStore,
+  parseDuration,
+  refuseUnknownFields,
+  type Store,
+  TollgateError,
+} from '@tollgate/core';
+import { type CallCost, totalTokens } from './held-call.js';
+import { BUDGET_UNITS, type BudgetUnit, type UpstreamBudget } from './token-budgets.js';
+import type { BudgetHeadroom, IgnoredHeader, UpstreamPolicy } from './upstream-headers.js';
+import type { TokenUsage } from './usage.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. Default 2. */
@@ -19,6 +31,8 @@ export interface ThrottledFetchEvents {
   ignoredHeader?: (event: IgnoredHeader & { key: string }) => void;
   /** The upstream's `RateLimit-Policy`, as it was read. */
   policy?: (event: { key: string; policies: UpstreamPolicy[] }) => void;
+  /** The upstream's per-unit budgets (OpenAI- or Anthropic-style headers), as one answer gave them. */
+  budget?: (event: { key: string; budgets: UpstreamBudget[] }) => void;
 }
 
 export interface ThrottledFetchOptions {
@@ -36,6 +50,21 @@ export interface ThrottledFetchOptions {
   maxPause?: number | string;
   /** How 429 and 503 answers to idempotent requests are retried; `false`: never. */
   retry?: RetryPolicy | false;
+  /**
+   * Per unit (`requests`, `tokens`, `input-tokens`, `output-tokens`), the budget the upstream must
+   * still have left for calls to go on: an answer saying no more than this remains pauses the key until
+   * the budget resets. Set it to what the calls in flight at once may spend, so none is refused. Default 0 for every unit.
+   */
+  headroom?: BudgetHeadroom;
+  /**
+   * What a call holds on `limiter` before it goes out, instead of waiting for one unit
+   * (`limiter.wait`): e.g. `{ requests: 1, tokens: promptTokens + max_tokens }`. The call waits
+   * while the estimate does not fit. The answer settles it: an error answer gives it all back,
+   * else the tokens its `usage` reports once its body was read (see `actualCost`).
+   */
+  cost?: (request: Request) => Cost | Promise<Cost>;
+  /** With `cost`: what an answer's usage costs. Default `({ total }) => ({ tokens: total })`. */
+  actualCost?: (usage: TokenUsage) => Cost;
   /** The fetch that sends the calls. Default `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Times the local pause cache and backoff; tests pass a virtual clock. Default Date.now (pauses on Redis use its clock). */
@@ -53,6 +82,9 @@ export interface ResolvedOptions {
   retryLimit: number;
   retryMethods: ReadonlySet<string>;
   backoffMs: number;
+  headroom: BudgetHeadroom;
+  /** With the `cost` option: what a call holds and what settles it. */
+  callCost: CallCost | undefined;
   fetch: typeof fetch;
   clock: Clock | undefined;
   events: ThrottledFetchEvents;
@@ -67,15 +99,19 @@ const OPTION_FIELDS = {
   maxWait: true,
   maxPause: true,
   retry: true,
+  headroom: true,
+  cost: true,
+  actualCost: true,
   fetch: true,
   clock: true,
   events: true,
 } as const satisfies Record<keyof ThrottledFetchOptions, true>;
 const RETRY_FIELDS = { limit: true, methods: true, backoff: true } as const satisfies Record<keyof RetryPolicy, true>;
-const EVENT_FIELDS = { pause: true, retry: true, ignoredHeader: true, policy: true } as const satisfies Record<
+const EVENT_FIELDS = { pause: true, retry: true, ignoredHeader: true, policy: true, budget: true } as const satisfies Record<
   keyof ThrottledFetchEvents,
   true
 >;
+const HEADROOM_FIELDS = Object.fromEntries(BUDGET_UNITS.map((unit) => [unit, true])) as Record<BudgetUnit, true>;
 
 const IDEMPOTENT = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE'];
 
@@ -109,10 +145,28 @@ export function resolveOptions(options: ThrottledFetchOptions): ResolvedOptions 
     retryLimit,
     retryMethods: new Set(methods.map((m) => m.toUpperCase())),
     backoffMs: duration((retry === false ? undefined : retry.backoff) ?? 1000, 'retry.backoff'),
+    headroom: resolveHeadroom(options.headroom ?? {}),
+    callCost: resolveCallCost(options.cost, options.actualCost),
     fetch: fetchImpl,
     clock: options.clock,
     events,
   };
+}
+
+function resolveCallCost(estimate: ThrottledFetchOptions['cost'], actual: ThrottledFetchOptions['actualCost']): CallCost | undefined {
+  if (estimate !== undefined && typeof estimate !== 'function') throw invalid('cost', 'must be a function of the Request', estimate);
+  if (actual !== undefined && typeof actual !== 'function') throw invalid('actualCost', 'must be a function of the usage', actual);
+  if (estimate === undefined && actual !== undefined) throw invalid('actualCost', 'needs the cost option', actual);
+  return estimate === undefined ? undefined : { estimate, actual: actual ?? totalTokens };
+}
+
+function resolveHeadroom(headroom: BudgetHeadroom): BudgetHeadroom {
+  if (typeof headroom !== 'object' || headroom === null) throw invalid('headroom', 'must be an object of units', headroom);
+  refuseUnknownFields(headroom, HEADROOM_FIELDS, 'headroom.');
+  for (const [unit, count] of Object.entries(headroom)) {
+    if (!Number.isSafeInteger(count) || count < 0) throw invalid(`headroom.${unit}`, 'must be a whole number of 0 or more', count);
+  }
+  return headroom;
 }
 
 function duration(value: unknown, field: string): number {

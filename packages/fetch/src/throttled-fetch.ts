@@ -1,4 +1,5 @@
-import { TollgateError } from '@tollgate/core';
+import { type Cost, type Hold, TollgateError } from '@tollgate/core';
+import { holdWithin, settledFromAnswer } from './held-call.js';
 import { type ResolvedOptions, resolveOptions, type ThrottledFetchOptions } from './options.js';
 import { SharedPause } from './shared-pause.js';
 import { sleep } from './sleep.js';
@@ -24,11 +25,22 @@ export function createThrottledFetch(options: ThrottledFetchOptions): ThrottledF
     const deadlineMs = now() + resolved.maxWaitMs;
     const budgetMs = () => deadlineMs - now();
     const retries = resolved.retryMethods.has(request.method) ? resolved.retryLimit : 0;
+    const { callCost } = resolved;
+    const estimate = callCost === undefined ? undefined : await callCost.estimate(request.clone());
     for (let attempt = 0; ; attempt++) {
-      await waitForTurn(resolved, pauses, key, budgetMs, request.signal);
-      const response = await resolved.fetch(retries > attempt ? request.clone() : request);
+      const hold = await waitForTurn(resolved, pauses, key, budgetMs, request.signal, estimate);
+      let response: Response;
+      try {
+        response = await resolved.fetch(retries > attempt ? request.clone() : request);
+      } catch (error) {
+        await hold?.cancel();
+        throw error;
+      }
       const { pauseMs, retryAfterIgnored } = await learn(resolved, pauses, key, response);
-      if (attempt >= retries || !PAUSING_STATUSES.has(response.status) || retryAfterIgnored) return response;
+      if (attempt >= retries || !PAUSING_STATUSES.has(response.status) || retryAfterIgnored) {
+        return hold === undefined ? response : settledFromAnswer(hold, estimate!, response, callCost!.actual);
+      }
+      await hold?.cancel();
       const waitMs = pauseMs > 0 ? pauseMs : resolved.backoffMs * 2 ** attempt;
       // A wait past the caller's budget: the caller gets the upstream's answer instead.
       if (waitMs > budgetMs()) return response;
@@ -40,10 +52,11 @@ export function createThrottledFetch(options: ThrottledFetchOptions): ThrottledF
 }
 
 /**
- * Waits out the key's pause as known here, then the limiter, then asks whether the key is paused
- * now: a pause learnt while the call slept in `limiter.wait` (another caller's 429, in any process)
- * holds it back too. A call held back that way waits the pause out and takes a new slot, so the
- * calls let go when the pause ends still keep the limiter's pace.
+ * Waits out the key's pause as known here, then the limiter (holding `estimate` when the call has
+ * one), then asks whether the key is paused now: a pause learnt while the call slept in
+ * `limiter.wait` (another caller's 429, in any process) holds it back too. A call held back that
+ * way gives its hold back, waits the pause out and takes a new slot, so the calls let go when the
+ * pause ends still keep the limiter's pace.
  */
 async function waitForTurn(
   options: ResolvedOptions,
@@ -51,12 +64,16 @@ async function waitForTurn(
   key: string,
   budgetMs: () => number,
   signal: AbortSignal,
-): Promise<void> {
+  estimate: Cost | undefined,
+): Promise<Hold | undefined> {
   await sleepOutPause(key, pauses.knownMs(key), budgetMs(), signal);
   for (;;) {
-    await options.limiter.wait(key, { maxWait: Math.max(0, budgetMs()), signal });
+    let hold: Hold | undefined;
+    if (estimate === undefined) await options.limiter.wait(key, { maxWait: Math.max(0, budgetMs()), signal });
+    else hold = await holdWithin(options.limiter, key, estimate, budgetMs, signal);
     const pausedMs = await pauses.remainingMs(key);
-    if (pausedMs <= 0) return;
+    if (pausedMs <= 0) return hold;
+    await hold?.cancel();
     await sleepOutPause(key, pausedMs, budgetMs(), signal);
   }
 }
@@ -79,9 +96,10 @@ interface Learnt {
 /** Reads the answer's headers, reports what it ignored, pauses the key if asked. */
 async function learn(options: ResolvedOptions, pauses: SharedPause, key: string, response: Response): Promise<Learnt> {
   const { events } = options;
-  const limits = readUpstreamLimits(response.status, response.headers, Date.now(), options.maxPauseMs);
+  const limits = readUpstreamLimits(response.status, response.headers, Date.now(), options.maxPauseMs, options.headroom);
   for (const ignored of limits.ignored) events.ignoredHeader?.({ key, ...ignored });
   if (limits.policies.length > 0) events.policy?.({ key, policies: limits.policies });
+  if (limits.budgets.length > 0) events.budget?.({ key, budgets: limits.budgets });
   const retryAfterIgnored = limits.ignored.some((ignored) => ignored.header === 'retry-after');
   if (limits.pauseMs <= 0) return { pauseMs: 0, retryAfterIgnored };
   events.pause?.({ key, pauseMs: limits.pauseMs, header: limits.pauseFrom!, status: response.status });

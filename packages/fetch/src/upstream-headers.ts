@@ -1,12 +1,8 @@
 import { parseDictionary, parseList } from 'structured-headers';
+import type { IgnoredHeader } from './ignored-header.js';
+import { type BudgetUnit, readBudgets, type UpstreamBudget } from './token-budgets.js';
 
-/** A header the upstream sent that Tollgate did not follow. */
-export interface IgnoredHeader {
-  header: string;
-  value: string;
-  /** `malformed`: not the field's syntax; `negative`: a time in the past or below 0; `too-long`: a pause beyond `maxPause`. */
-  reason: 'malformed' | 'negative' | 'too-long';
-}
+export type { IgnoredHeader } from './ignored-header.js';
 
 /** A `RateLimit-Policy` member: `quota` units per `windowSeconds`. */
 export interface UpstreamPolicy {
@@ -22,8 +18,13 @@ export interface UpstreamLimits {
   /** The header the pause came from. */
   pauseFrom: string | undefined;
   policies: UpstreamPolicy[];
+  /** The per-unit budgets (requests, tokens) of OpenAI- and Anthropic-style headers. */
+  budgets: UpstreamBudget[];
   ignored: IgnoredHeader[];
 }
+
+/** Per unit, the remaining budget at or below which the key pauses until the budget resets. */
+export type BudgetHeadroom = Partial<Readonly<Record<BudgetUnit, number>>>;
 
 /** Status codes whose `Retry-After` pauses the key (RFC 9110 §10.2.3, RFC 6585 §4). */
 export const PAUSING_STATUSES: ReadonlySet<number> = new Set([429, 503]);
@@ -33,10 +34,19 @@ export const PAUSING_STATUSES: ReadonlySet<number> = new Set([429, 503]);
  * `r=0` pauses for its `t` seconds; the older `remaining=0, reset=<s>` dictionary too),
  * `RateLimit-Policy`, and `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset` (epoch seconds, or
  * seconds to wait when smaller than a day). The longest pause wins; anything malformed, negative
- * or longer than `maxPauseMs` is ignored and reported.
+ * or longer than `maxPauseMs` is ignored and reported. A per-unit budget (OpenAI's
+ * `x-ratelimit-remaining-tokens`, Anthropic's `anthropic-ratelimit-tokens-remaining`, ...) with no
+ * more than `headroom[unit]` left (default 0) pauses until its reset.
  */
-export function readUpstreamLimits(status: number, headers: Headers, nowMs: number, maxPauseMs: number): UpstreamLimits {
-  const found: UpstreamLimits = { pauseMs: 0, pauseFrom: undefined, policies: [], ignored: [] };
+export function readUpstreamLimits(
+  status: number,
+  headers: Headers,
+  nowMs: number,
+  maxPauseMs: number,
+  headroom: BudgetHeadroom = {},
+): UpstreamLimits {
+  const { budgets, ignored } = readBudgets(headers, nowMs);
+  const found: UpstreamLimits = { pauseMs: 0, pauseFrom: undefined, policies: [], budgets, ignored };
   const consider = (header: string, value: string, pauseMs: number | IgnoredHeader['reason']) => {
     if (typeof pauseMs === 'string') found.ignored.push({ header, value, reason: pauseMs });
     else if (pauseMs > maxPauseMs) found.ignored.push({ header, value, reason: 'too-long' });
@@ -55,6 +65,10 @@ export function readUpstreamLimits(status: number, headers: Headers, nowMs: numb
   const remaining = headers.get('x-ratelimit-remaining');
   const reset = headers.get('x-ratelimit-reset');
   if (remaining !== null && reset !== null && remaining.trim() === '0') consider('x-ratelimit-reset', reset, xResetMs(reset, nowMs));
+  for (const budget of budgets) {
+    if (budget.resetMs === undefined || budget.remaining > (headroom[budget.unit] ?? 0)) continue;
+    consider(budget.resetHeader, headers.get(budget.resetHeader)!, budget.resetMs);
+  }
   return found;
 }
 

@@ -11,6 +11,8 @@ describe('createThrottledFetch refuses a misspelt option, naming it and the opti
     ['retry.limt', { retry: { limt: 1 } }, 'limit'],
     ['retry.backof', { retry: { backof: 10 } }, 'backoff'],
     ['events.ignoredHeaders', { events: { ignoredHeaders: () => {} } }, 'ignoredHeader'],
+    ['headroom.token', { headroom: { token: 500 } }, 'tokens'],
+    ['headroom.input_tokens', { headroom: { input_tokens: 500 } }, 'input-tokens'],
   ])('%s', (field, misspelt, closest) => {
     const options = { limiter, ...misspelt };
     let error: unknown;
@@ -25,8 +27,20 @@ describe('createThrottledFetch refuses a misspelt option, naming it and the opti
   });
 
   it('takes every option it documents', () => {
-    const events = { pause: () => {}, retry: () => {}, ignoredHeader: () => {}, policy: () => {} };
+    const events = { pause: () => {}, retry: () => {}, ignoredHeader: () => {}, policy: () => {}, budget: () => {} };
     const retry = { limit: 1, methods: ['GET'], backoff: 10 };
-    expect(() => createThrottledFetch({ limiter, maxWait: '1s', maxPause: '1m', prefix: 'p', retry, events })).not.toThrow();
+    const headroom = { requests: 2, tokens: 4000, 'input-tokens': 3000, 'output-tokens': 1000 };
+    expect(() => createThrottledFetch({ limiter, maxWait: '1s', maxPause: '1m', prefix: 'p', retry, events, headroom })).not.toThrow();
+  });
+
+  it.each([
+    ['headroom', 5],
+    ['headroom.tokens', { tokens: -1 }],
+    ['headroom.tokens', { tokens: 1.5 }],
+    ['headroom.requests', { requests: '10' }],
+  ])('refuses a bad %s', (field, headroom) => {
+    expect(() => createThrottledFetch({ limiter, headroom } as never)).toThrow(
+      expect.objectContaining({ code: 'ERR_TOLLGATE_INVALID_OPTION', field }),
+    );
   });
 });

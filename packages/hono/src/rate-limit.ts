@@ -94,7 +94,7 @@ function finish(c: Context, answered: unknown, fields: Fields): Response | undef
 /** Applies a verdict with one promise for an admitted request: each `async` step would add its own. */
 function apply(c: Context, next: Next, verdict: HttpVerdict, handler: Handler | undefined, name: string): Promise<unknown> {
   if (verdict.action === 'skip') return next();
-  c.set(name as 'rateLimit', requestRateLimit(verdict.decision, verdict.key));
+  c.set(name as 'rateLimit', requestRateLimit(verdict.decision, verdict.key, verdict.action === 'pass' ? verdict.held : undefined));
   const fields = setFields(c, verdict);
   if (verdict.action === 'reject' && handler === undefined) {
     return Promise.resolve(c.body(verdict.body, verdict.status as ContentfulStatusCode, { 'content-type': verdict.contentType }));

@@ -62,7 +62,7 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
     checkProxy?.(ctx);
     const verdict = await http.check(info(ctx));
     if (verdict.action === 'skip') return next();
-    ctx.state[name] = requestRateLimit(verdict.decision, verdict.key);
+    ctx.state[name] = requestRateLimit(verdict.decision, verdict.key, verdict.action === 'pass' ? verdict.held : undefined);
     // Another Tollgate middleware may have run on this request: its RateLimit fields are kept.
     const headers = mergeRateLimitHeaders(verdict.headers, (name) => headerText(ctx.res.getHeader(name)));
     for (let i = 0; i < headers.length; i++) ctx.set(headers[i]![0], headers[i]![1]);

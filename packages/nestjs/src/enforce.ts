@@ -37,7 +37,10 @@ export async function enforce(
     if (rule.untrustedProxy !== undefined && forwardedButUntrusted(exchange.info.raw)) rule.untrustedProxy();
     const verdict = await rule.check(exchange.info);
     if (verdict.action === 'skip') continue;
-    exchange.record?.(requestRateLimit(verdict.decision, verdict.key), rule.requestPropertyName ?? 'rateLimit');
+    exchange.record?.(
+      requestRateLimit(verdict.decision, verdict.key, verdict.action === 'pass' ? verdict.held : undefined),
+      rule.requestPropertyName ?? 'rateLimit',
+    );
     if (verdict.action === 'reject') {
       const exception = new RateLimitRejectedException(verdict);
       if (rule.handler === undefined && source.caughtByAppFilter(context, exception)) exchange.setHeaders(verdict.headers, rule);

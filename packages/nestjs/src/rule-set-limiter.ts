@@ -8,6 +8,7 @@ import { withHandler } from './route-rule.js';
  */
 const SHARED_FIELDS = {
   skip: true,
+  cost: true,
   allowList: true,
   ipv6Subnet: true,
   headers: true,

@@ -1,6 +1,8 @@
 export { describeBuiltPackage } from './built-package.js';
 export { killClientConnections } from './client-kill.js';
 export { describeExampleApp, type ExampleAppOptions } from './example-app.js';
+export type { BudgetHeaderStyle, ChatRequest, ChatUsage, FakeLlm, FakeLlmCall, FakeLlmOptions } from './fake-llm/index.js';
+export { startFakeLlm } from './fake-llm/index.js';
 export type {
   AdaptiveAdapter,
   AdaptiveFramework,

@@ -12,6 +12,7 @@ import type { DraftVersion, HeaderStyle, HttpBehaviourOptions, ResponseType } fr
 export interface HttpConfig extends Record<Exclude<keyof HttpBehaviourOptions, 'handler' | 'allowList'>, unknown> {
   readonly key: HttpBehaviourOptions['key'];
   readonly skip: HttpBehaviourOptions['skip'];
+  readonly cost: HttpBehaviourOptions['cost'];
   /** True for a (normalised) address `allowList` exempts; undefined without an allow list. */
   readonly isAllowed: ((address: string) => boolean) | undefined;
   readonly ipv6Subnet: number | false;
@@ -54,6 +55,7 @@ export function parseHttpConfig(options: HttpBehaviourOptions): HttpConfig {
   return {
     key: options.key,
     skip: options.skip,
+    cost: options.cost,
     isAllowed: compileAllowList(options.allowList),
     ipv6Subnet: options.ipv6Subnet ?? 64,
     headers: options.headers === false ? false : HEADER_STYLES[options.headers ?? 'draft'],
@@ -70,7 +72,7 @@ export function parseHttpConfig(options: HttpBehaviourOptions): HttpConfig {
 }
 
 function checkBehaviour(options: HttpBehaviourOptions): void {
-  for (const field of ['key', 'skip', 'handler', 'requestWasSuccessful'] as const) {
+  for (const field of ['key', 'cost', 'skip', 'handler', 'requestWasSuccessful'] as const) {
     if (options[field] !== undefined && typeof options[field] !== 'function') throw invalid(field, 'must be a function', options[field]);
   }
   const { ipv6Subnet, headers, responseType, message } = options;

@@ -1,4 +1,5 @@
 import type { Decision } from '../decision.js';
+import type { HeldRequest } from './held-request.js';
 import { requestRateLimit } from './request-rate-limit.js';
 import type { RequestRateLimit } from './types.js';
 
@@ -9,10 +10,11 @@ class Recorded {
   constructor(
     private readonly decision: Decision,
     private readonly key: string,
+    private readonly held: HeldRequest | undefined,
   ) {}
 
   read(): RequestRateLimit {
-    this.view ??= requestRateLimit(this.decision, this.key);
+    this.view ??= requestRateLimit(this.decision, this.key, this.held);
     return this.view;
   }
 }
@@ -25,7 +27,7 @@ const DEFAULT_NAME = 'rateLimit';
  * carry the RateLimit fields of an earlier limiter: one that recorded a decision on this request
  * (every Tollgate middleware does), or wrote `req[name]` before (express-rate-limit does).
  */
-export type RecordDecision = (req: object, decision: Decision, key: string, name?: string) => boolean;
+export type RecordDecision = (req: object, decision: Decision, key: string, name?: string, held?: HeldRequest) => boolean;
 
 /**
  * `recordDecision` for a framework whose requests share a prototype that `rootOf(req)` finds (null
@@ -73,16 +75,16 @@ export function decisionRecorder(rootOf: (req: object) => object | null): Record
     return !Object.hasOwn(req, DEFAULT_NAME);
   };
 
-  return (req, decision, key, name = DEFAULT_NAME) => {
+  return (req, decision, key, name = DEFAULT_NAME, held = undefined) => {
     const earlier = values.has(req) || limited.has(req);
     if (name === DEFAULT_NAME && servedByAccessor(req)) {
-      values.set(req, new Recorded(decision, key));
+      values.set(req, new Recorded(decision, key, held));
       return earlier;
     }
     if (name !== DEFAULT_NAME) limited.add(req);
     const holder = req as Record<string, unknown>;
     const written = holder[name] !== undefined;
-    holder[name] = requestRateLimit(decision, key);
+    holder[name] = requestRateLimit(decision, key, held);
     return earlier || written;
   };
 }

@@ -40,14 +40,14 @@ export function createHttpLimiter(options: HttpRateLimitOptions | HttpRuleSetOpt
 function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
   const { behaviour, limiter: limiterOptions, rule } = splitInlineOptions(options);
   const config = parseHttpConfig(behaviour);
-  const { key, skip, isAllowed, ipv6Subnet } = config;
+  const { key, cost, skip, isAllowed, ipv6Subnet } = config;
   const clientOf = clientAddresses(ipv6Subnet);
   const identityOf = identityMapper(key !== undefined, clientOf, ipv6Subnet);
   const { limiter, choose } = inlineLimiter(rule, limiterOptions, identityOf);
   const policy = policyOf(limiter);
   const { decide, verdictOf } = verdictMaker(config);
   const consumeNow = consumeNowOf(limiter);
-  const readsOnlyAddress = skip === undefined && key === undefined && choose === undefined;
+  const readsOnlyAddress = skip === undefined && key === undefined && choose === undefined && cost === undefined;
 
   /** The key the request is counted under (its identity is `key:<key>`), or undefined for the client address. */
   async function customKey(info: HttpRequestInfo): Promise<string | undefined> {
@@ -65,9 +65,9 @@ function createInlineHttpLimiter(options: HttpRateLimitOptions): HttpLimiter {
     const custom = await customKey(info);
     const identity = custom === undefined ? client.identity : `${KEY_PREFIX}${custom}`;
     const shown = custom ?? client.key;
-    if (choose === undefined) return decide(limiter, policy, identity, shown, info.raw);
-    const chosen = await choose(info.raw, info);
-    return decide(chosen, policyOf(chosen), identity, shown, info.raw);
+    const estimate = cost === undefined ? undefined : await cost(info.raw, info);
+    const chosen = choose === undefined ? limiter : await choose(info.raw, info);
+    return decide(chosen, chosen === limiter ? policy : policyOf(chosen), identity, shown, info.raw, estimate);
   }
 
   /** The common case, no callbacks: on the memory store, free of promises unless the request is rejected. */

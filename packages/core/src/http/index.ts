@@ -5,6 +5,7 @@ export { adaptiveNodeMiddleware } from './adaptive-node-middleware.js';
 export type { RecordDecision } from './decision-recorder.js';
 export { decisionRecorder } from './decision-recorder.js';
 export { FIELD, policyHeader, rateLimitHeader, retryAfterSeconds } from './headers.js';
+export type { HeldRequest } from './held-request.js';
 export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
 export { headerText, mergeRateLimitHeaders, rateLimitMemberNames, withoutRateLimitMembers } from './merge-fields.js';

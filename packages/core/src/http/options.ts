@@ -12,6 +12,7 @@ import type { HttpBehaviourOptions, HttpRateLimitOptions } from './types.js';
 /** One entry per option of `HttpBehaviourOptions`: the compiler refuses this object when one is missing. */
 export const BEHAVIOUR_FIELDS = {
   key: true,
+  cost: true,
   skip: true,
   allowList: true,
   ipv6Subnet: true,

@@ -1,6 +1,7 @@
 import { describeValue, TollgateError } from '../errors.js';
 import { closestName, refuseUnknownFields } from '../option-fields.js';
 import type { RuleClient, RuleMatch } from '../rules/rule-set.js';
+import type { Cost } from '../units.js';
 import { type ClientAddress, clientAddresses, UNKNOWN_ADDRESS } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
 import { BEHAVIOUR_FIELDS } from './options.js';
@@ -24,7 +25,7 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
   validateRuleSetOptions(options);
   const config = parseHttpConfig(options);
   const { rules, user } = options;
-  const { skip, isAllowed, ipv6Subnet } = config;
+  const { skip, cost, isAllowed, ipv6Subnet } = config;
   const { decide } = verdictMaker(config);
   const clientOf = clientAddresses(ipv6Subnet);
 
@@ -32,7 +33,10 @@ export function createRuleSetHttpLimiter(options: HttpRuleSetOptions): HttpRuleS
     const ip = client.address ?? UNKNOWN_ADDRESS;
     const match = rules.match({ method: info.method, path: info.path, ip, headers: info.headers, user: userId });
     if (match === undefined) return SKIPPED;
-    return decide(match.limiter, policyOf(match.limiter), identityIn(match, client), keyIn(match, client), info.raw);
+    const decideAt = (estimate?: Cost) =>
+      decide(match.limiter, policyOf(match.limiter), identityIn(match, client), keyIn(match, client), info.raw, estimate);
+    if (cost === undefined) return decideAt();
+    return new Promise<Cost>((resolve) => resolve(cost(info.raw, info))).then(decideAt);
   }
 
   function identitiesOf({ ip, user, headers }: RuleClient): RuleMatch[] {

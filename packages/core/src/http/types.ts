@@ -3,6 +3,8 @@ import type { PerCallFieldName } from '../limit-values.js';
 import type { Limiter, LimiterOptions } from '../limiter-types.js';
 import type { RuleClient, RuleMatch, RuleSet } from '../rules/rule-set.js';
 import type { LimitSpec } from '../spec.js';
+import type { Cost } from '../units.js';
+import type { HeldRequest } from './held-request.js';
 
 /** What an adapter extracts from its framework's request. */
 export interface HttpRequestInfo {
@@ -36,6 +38,15 @@ export interface HttpBehaviourOptions {
    */
   // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
   key?: (req: any, info: HttpRequestInfo) => string | undefined | Promise<string | undefined>;
+  /**
+   * The estimate each request holds instead of being counted at once (sync or async, e.g.
+   * `(req) => ({ requests: 1, tokens: req.body.max_tokens })`): the handler settles what it really
+   * cost with `req.rateLimit.settle(actual)` (Koa: `ctx.state.rateLimit`), before the response ends.
+   * A request the handler left unsettled is settled at its estimate when its response ends, or
+   * given back (cancelled) when the client went away first or the refund options give it back.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
+  cost?: (req: any, info: HttpRequestInfo) => Cost | Promise<Cost>;
   /** True: let the request through untouched (not counted, no headers). */
   // biome-ignore lint/suspicious/noExplicitAny: the framework's own request type, chosen by the adapter
   skip?: (req: any, info: HttpRequestInfo) => boolean | Promise<boolean>;
@@ -205,6 +216,10 @@ export interface RequestRateLimit extends Decision {
   readonly resetTime: Date;
   /** What the request was counted under: what `key` returned, else the client address (an IPv6 one as its subnet). */
   readonly key: string;
+  /** With the `cost` option: charges what the request really cost instead of its estimate (see `HeldRequest.settle`). */
+  readonly settle?: HeldRequest['settle'];
+  /** With the `cost` option: gives the request's whole estimate back. */
+  readonly cancel?: HeldRequest['cancel'];
 }
 
 export type HttpVerdict =
@@ -225,6 +240,8 @@ export type HttpVerdict =
        * Refunds / releases concurrency leases as configured.
        */
       settle(statusCode: number | undefined, response?: unknown): void;
+      /** With the `cost` option: the request's hold, for the adapter to put on the request (`req.rateLimit.settle`). */
+      held?: HeldRequest;
     }
   | {
       action: 'reject';

@@ -3,6 +3,7 @@ import { describeOnBackends } from './backends.js';
 import { chosenLimitCases } from './chosen-limit-cases.js';
 import { eventCases } from './event-cases.js';
 import { headerStyleCases } from './header-style-cases.js';
+import { heldRequestCases } from './held-request-cases.js';
 import { inFlightCases } from './in-flight-cases.js';
 import { plainCases, rateLimitCases } from './rate-limit-cases.js';
 import { ruleSetCases, ruleSetOptionCases } from './rule-set-cases.js';
@@ -14,7 +15,8 @@ const named = <Framework extends { name: string }>(frameworks: Framework[]) =>
 
 /**
  * The HTTP behaviour every adapter shares, written once: counting and headers, bodies, client
- * addresses, store failures, concurrency leases, refunds, shaping, events and rule files. An adapter's
+ * addresses, store failures, concurrency leases, refunds, holds settled by the handler, shaping,
+ * events and rule files. An adapter's
  * test hands in its `rateLimit`, a `serve` per framework version and the core classes; cases
  * that only one framework has stay beside the adapter.
  */
@@ -24,6 +26,7 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
       rateLimitCases(adapter, framework, backend);
       describe('header styles', () => headerStyleCases(adapter, framework, backend));
       inFlightCases(adapter, framework, backend);
+      describe('requests holding an estimate (cost) and settling what they used', () => heldRequestCases(adapter, framework, backend));
       eventCases(adapter, framework, backend);
       describe('limits chosen per request, a limit of 0, clients named by address or key', () =>
         chosenLimitCases(adapter, framework, backend));

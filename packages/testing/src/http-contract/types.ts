@@ -49,8 +49,10 @@ export type ContractOptions = Record<string, unknown>;
 export interface ContractRequest {
   path: string;
   query: Record<string, unknown>;
-  /** The decision the adapter left on the request (`req.rateLimit`, `ctx.state.rateLimit`). */
-  rateLimit?: ContractDecision | undefined;
+  /** The decision the adapter left on the request (`req.rateLimit`, `ctx.state.rateLimit`); with the `cost` option, its hold's settle and cancel. */
+  rateLimit?:
+    | (ContractDecision & { settle?(actual: Record<string, number>): Promise<ContractDecision>; cancel?(): Promise<ContractDecision> })
+    | undefined;
 }
 
 /** What a route handler answers: a string is sent as text, an object as JSON. */
