@@ -42,7 +42,7 @@ async function probe(target: Target, run: number): Promise<Tally> {
     ...(WITH_BREAKER ? {} : { breaker: false as const }),
     logger: { warn: () => {}, error: () => {} },
   });
-  const tally: Tally = { decisions: 0, bySource: { store: 0, cache: 0, fallback: 0, policy: 0 }, kills: 0 };
+  const tally: Tally = { decisions: 0, bySource: { store: 0, lease: 0, cache: 0, fallback: 0, policy: 0 }, kills: 0 };
   const killer = setInterval(() => {
     killClientConnections(target.ports()).then(
       () => tally.kills++,
