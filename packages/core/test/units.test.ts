@@ -40,7 +40,7 @@ describe('costs per unit', () => {
     const decision = await tokens.consume('user-1', { cost: { tokens: 300 } });
     expect(remainingOf(decision)).toEqual([4, 700]);
     expect(decision.charge).toMatchObject({ cost: 300, costs: [1, 300] });
-    expect(remainingOf(await tokens.refund('user-1', { charge: decision }))).toEqual([4, 999]);
+    expect(remainingOf(await tokens.refund('user-1', { charge: decision }))).toEqual([5, 1000]);
     expect(decision.charge).toBeUndefined();
   });
 
@@ -62,7 +62,7 @@ describe('costs per unit', () => {
   it('refunds amounts per unit without a charge', async () => {
     const tokens = limiter();
     await tokens.consume('user-1', { cost: { tokens: 600 } });
-    expect(remainingOf(await tokens.refund('user-1', { cost: { requests: 0, tokens: 250 } }))).toEqual([3, 649]);
+    expect(remainingOf(await tokens.refund('user-1', { cost: { requests: 0, tokens: 250 } }))).toEqual([4, 650]);
   });
 
   it.each([

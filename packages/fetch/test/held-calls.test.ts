@@ -28,7 +28,7 @@ function holdingFetch(tokens: number, maxWait?: number) {
     cost: async (request) => ({ tokens: 10 + ((await request.json()) as { max_tokens: number }).max_tokens }),
     ...(maxWait === undefined ? {} : { maxWait }),
   });
-  // What a peek reports: what a request of 1 token and 1 request would leave.
+  // What a peek reports: what is left now of each limit.
   const left = async () => (await limiter.peek(new URL(llm.url).host)).limits.map((limit) => limit.remaining);
   return { send, left };
 }
@@ -40,12 +40,12 @@ describe('a throttled fetch holding each call’s estimate (cost)', () => {
     const { send, left } = holdingFetch(1000);
     const json = await send(url(), chat(false));
     // Held: 110 tokens and 1 request, until the body is read.
-    expect(await left()).toEqual([889, 98]);
+    expect(await left()).toEqual([890, 99]);
     expect(((await json.json()) as { usage: { total_tokens: number } }).usage.total_tokens).toBe(30);
-    await vi.waitFor(async () => expect(await left()).toEqual([969, 98]));
+    await vi.waitFor(async () => expect(await left()).toEqual([970, 99]));
     const stream = await send(url(), chat(true));
     await stream.text();
-    await vi.waitFor(async () => expect(await left()).toEqual([939, 97]));
+    await vi.waitFor(async () => expect(await left()).toEqual([940, 98]));
   });
 
   it('gives an error answer’s whole estimate back', async () => {
@@ -55,7 +55,7 @@ describe('a throttled fetch holding each call’s estimate (cost)', () => {
       body: JSON.stringify({ messages: [{ role: 'user', content: 'x' }], max_tokens: -1 }),
     });
     expect(refused.status).toBe(400);
-    await vi.waitFor(async () => expect(await left()).toEqual([999, 99]));
+    await vi.waitFor(async () => expect(await left()).toEqual([1000, 100]));
   });
 
   it('waits while the estimate does not fit; past maxWait it rejects without sending', async () => {
@@ -66,7 +66,7 @@ describe('a throttled fetch holding each call’s estimate (cost)', () => {
     expect(llm.calls.length).toBe(calls);
     await first.text();
     // Settled at 30, the first call gave 80 back: the next one's 110 fits.
-    await vi.waitFor(async () => expect(await left()).toEqual([119, 98]));
+    await vi.waitFor(async () => expect(await left()).toEqual([120, 99]));
     expect((await send(url(), chat(false))).status).toBe(200);
   });
 });
