@@ -18,7 +18,7 @@ describe('a hold answered without the store', () => {
     store.mode = 'ok';
     const calls = store.calls;
     // A peek: nothing given back to the store, which never charged the hold.
-    expect(await hold.settle(0)).toMatchObject({ allowed: true, remaining: 9 });
+    expect(await hold.settle(0)).toMatchObject({ allowed: true, remaining: 10 });
     expect(store.calls).toBe(calls + 1);
     expect((await limiter.consume('user-1', { cost: 10 })).allowed).toBe(true);
   });

@@ -35,7 +35,7 @@ export function heldRequestCases<Limit extends { limiter: ContractLimiter }, Sto
 ): void {
   const rateLimit = contractRateLimit(adapter);
   const held = () => rateLimit({ ...TOKENS_AND_REQUESTS, ...backend.options() });
-  /** Tokens and requests left once every settle has landed, as a peek reports them: after a request of 1 of each. */
+  /** Tokens and requests left now, once every settle has landed, as a peek reports them. */
   const left = async (limit: Limit) => (await limit.limiter.peek(IDENTITY)).limits.map((part) => part.remaining);
   let server: Server | undefined;
   afterEach(() => {
@@ -46,11 +46,11 @@ export function heldRequestCases<Limit extends { limiter: ContractLimiter }, Sto
     const limit = held();
     const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: settleUsed }] });
     await request(app).get('/?used=30').set('x-estimate', '80').expect(200);
-    await vi.waitFor(async () => expect(await left(limit)).toEqual([69, 8]), EVENTUALLY);
+    await vi.waitFor(async () => expect(await left(limit)).toEqual([70, 9]), EVENTUALLY);
     // 70 left: an estimate of 80 is refused before the handler, 70 is taken.
     await request(app).get('/?used=1').set('x-estimate', '80').expect(429);
     await request(app).get('/?used=70').set('x-estimate', '70').expect(200);
-    await vi.waitFor(async () => expect(await left(limit)).toEqual([0, 7]), EVENTUALLY);
+    await vi.waitFor(async () => expect(await left(limit)).toEqual([0, 8]), EVENTUALLY);
   });
 
   it('charges an excess beyond the limit, never refusing it: the next request pays', async () => {
@@ -65,7 +65,7 @@ export function heldRequestCases<Limit extends { limiter: ContractLimiter }, Sto
     const limit = held();
     const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: settleUsed }] });
     await request(app).get('/').set('x-estimate', '40').expect(200);
-    await vi.waitFor(async () => expect(await left(limit)).toEqual([59, 8]), EVENTUALLY);
+    await vi.waitFor(async () => expect(await left(limit)).toEqual([60, 9]), EVENTUALLY);
   });
 
   it('gives the whole estimate back when the client hangs up before the response', async () => {
@@ -83,9 +83,9 @@ export function heldRequestCases<Limit extends { limiter: ContractLimiter }, Sto
     const client = get({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/', headers: { 'x-estimate': '90' } });
     client.on('error', () => {});
     await vi.waitFor(() => expect(entered).toBe(1), EVENTUALLY);
-    expect(await left(limit)).toEqual([9, 8]);
+    expect(await left(limit)).toEqual([10, 9]);
     client.destroy();
-    await vi.waitFor(async () => expect(await left(limit)).toEqual([99, 9]), EVENTUALLY);
+    await vi.waitFor(async () => expect(await left(limit)).toEqual([100, 10]), EVENTUALLY);
     open();
   });
 
@@ -98,6 +98,6 @@ export function heldRequestCases<Limit extends { limiter: ContractLimiter }, Sto
     const limit = held();
     const app = framework.serve({ routes: [{ path: '/', limits: [limit], handler: twice }] });
     await request(app).get('/').set('x-estimate', '50').expect(200);
-    await vi.waitFor(async () => expect(await left(limit)).toEqual([89, 8]), EVENTUALLY);
+    await vi.waitFor(async () => expect(await left(limit)).toEqual([90, 9]), EVENTUALLY);
   });
 }
