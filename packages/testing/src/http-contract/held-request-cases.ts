@@ -82,11 +82,15 @@ export function heldRequestCases<Limit extends { limiter: ContractLimiter }, Sto
     await once(server, 'listening');
     const client = get({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: '/', headers: { 'x-estimate': '90' } });
     client.on('error', () => {});
-    await vi.waitFor(() => expect(entered).toBe(1), EVENTUALLY);
-    expect(await left(limit)).toEqual([10, 9]);
-    client.destroy();
-    await vi.waitFor(async () => expect(await left(limit)).toEqual([100, 10]), EVENTUALLY);
-    open();
+    try {
+      await vi.waitFor(() => expect(entered).toBe(1), EVENTUALLY);
+      expect(await left(limit)).toEqual([10, 9]);
+      client.destroy();
+      await vi.waitFor(async () => expect(await left(limit)).toEqual([100, 10]), EVENTUALLY);
+    } finally {
+      // The handler ends whatever the outcome, so its server can close.
+      open();
+    }
   });
 
   it('the first settle counts: a settle after it, or the response end, changes nothing', async () => {
