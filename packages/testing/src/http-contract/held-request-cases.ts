@@ -88,7 +88,6 @@ export function heldRequestCases<Limit extends { limiter: ContractLimiter }, Sto
       client.destroy();
       await vi.waitFor(async () => expect(await left(limit)).toEqual([100, 10]), EVENTUALLY);
     } finally {
-      // The handler ends whatever the outcome, so its server can close.
       open();
     }
   });
