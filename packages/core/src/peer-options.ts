@@ -2,6 +2,7 @@ import { describeValue, TollgateError } from './errors.js';
 
 const NOT_READY =
   "is rate-limiter-flexible's: use timeout and onStoreError (a store that has not answered within timeout is answered by the failure mode: 'open', 'closed' or a fallback limiter)";
+const CUSTOM_SCRIPT = "is rate-limiter-flexible's: the Redis script is Tollgate's, one call per decision; choose an algorithm instead";
 const ALLOW_LIST =
   "is rate-limiter-flexible's (RLWrapperBlackAndWhite): use allowList (client addresses and CIDRs) or skip ((req) => boolean) of an HTTP adapter, or check the key before consume";
 const DENY_LIST =
@@ -19,6 +20,7 @@ const DATABASE_STORE_OPTIONS = [
   'schemaName',
   'disableIndexesCreation',
   'dynamoTableOpts',
+  'ttlSet',
 ];
 const DATABASE_STORE =
   "is rate-limiter-flexible's option of a database store: Tollgate stores in memory or Redis (store: new RedisStore({ client }), or a MemoryStore)";
@@ -64,7 +66,8 @@ const POINTERS: Readonly<Record<string, string>> = {
   useRedisPackage: "is rate-limiter-flexible's: RedisStore recognises the client it is given (ioredis, node-redis, iovalkey)",
   useRedis3AndLowerPackage: "is rate-limiter-flexible's: RedisStore recognises the client it is given (ioredis, node-redis 4 or later, iovalkey)",
   customFunctionLibName: "is rate-limiter-flexible's: RedisStore loads its own function library (tollgate_<sha1>), named after its code",
-  customIncrTtlLuaScript: "is rate-limiter-flexible's: the Redis script is Tollgate's, one call per decision; choose an algorithm instead",
+  customIncrTtlLuaScript: CUSTOM_SCRIPT,
+  customFunction: CUSTOM_SCRIPT,
   whiteList: ALLOW_LIST,
   isWhiteListed: ALLOW_LIST,
   blackList: DENY_LIST,
