@@ -64,7 +64,8 @@ const POINTERS: Readonly<Record<string, string>> = {
   rejectIfRedisNotReady: NOT_READY,
   rejectIfValkeyNotReady: NOT_READY,
   useRedisPackage: "is rate-limiter-flexible's: RedisStore recognises the client it is given (ioredis, node-redis, iovalkey)",
-  useRedis3AndLowerPackage: "is rate-limiter-flexible's: RedisStore recognises the client it is given (ioredis, node-redis 4 or later, iovalkey)",
+  useRedis3AndLowerPackage:
+    "is rate-limiter-flexible's: RedisStore recognises the client it is given (ioredis, node-redis 4 or later, iovalkey)",
   customFunctionLibName: "is rate-limiter-flexible's: RedisStore loads its own function library (tollgate_<sha1>), named after its code",
   customIncrTtlLuaScript: CUSTOM_SCRIPT,
   customFunction: CUSTOM_SCRIPT,

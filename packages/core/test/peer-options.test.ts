@@ -70,7 +70,9 @@ describe('options pasted from another rate limiter', () => {
   it("refuses @nestjs/throttler's blockDuration as a function: one duration per rule", () => {
     const error = errorOf(() => createLimiter({ perMinute: 5, blockDuration: (() => 60_000) as never }));
     expect(error).toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field: 'blockDuration' });
-    expect(error.message).toMatch(/^blockDuration must be one duration, not a function \(@nestjs\/throttler's blockDuration of the context\)/);
+    expect(error.message).toMatch(
+      /^blockDuration must be one duration, not a function \(@nestjs\/throttler's blockDuration of the context\)/,
+    );
   });
 
   it("refuses @nestjs/throttler's list of throttlers, naming the rule it stands for", () => {
