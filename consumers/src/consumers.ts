@@ -124,7 +124,10 @@ CONSUMERS.push({
 /**
  * The peers' own tests (express-rate-limit, @nestjs/throttler, rate-limiter-flexible) ported to
  * Tollgate, and the three apps migrated by docs/MIGRATION.md compared with their originals: run
- * against the tarballs, with the peers installed beside them.
+ * against the tarballs, with the peers installed beside them: the exact versions the suites were
+ * ported from, so the original apps run the code the ported assertions describe. @nestjs/throttler's
+ * commit 5936ae9 says 6.5.1 in its package.json, a version never published: its code (6.5.0 and
+ * the timeout fix of 6.5.1) was published as 6.6.0, whose dist differs from 6.5.0's by that fix alone.
  */
 CONSUMERS.push({
   kind: 'suite',
@@ -136,9 +139,9 @@ CONSUMERS.push({
     ...EXPRESS.newest,
     ...nest('^11.0.0'),
     '@nestjs/testing': '^11.0.0',
-    '@nestjs/throttler': '^6.5.1',
-    'express-rate-limit': '^8.6.2',
-    'rate-limiter-flexible': '^11.1.0',
+    '@nestjs/throttler': '6.6.0',
+    'express-rate-limit': '8.6.2',
+    'rate-limiter-flexible': '11.1.0',
     'ratelimit-header-parser': '^0.1.0',
     chai: '^5.2.0',
     '@types/chai': '^5.2.0',

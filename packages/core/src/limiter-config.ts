@@ -148,6 +148,13 @@ export function configureLimiter(spec: RuleSpec, limits: readonly BoundLimit[], 
  */
 function blockDurationOf(value: unknown, field: string): number {
   if (value === 0) return 0;
+  if (typeof value === 'function') {
+    throw invalidOption(
+      field,
+      "must be one duration, not a function (@nestjs/throttler's blockDuration of the context): give a route that needs another its own rule",
+      value,
+    );
+  }
   if (typeof value === 'number' && value > 0 && value < 100) {
     throw invalidOption(
       field,

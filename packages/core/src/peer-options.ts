@@ -1,5 +1,30 @@
 import { describeValue, TollgateError } from './errors.js';
 
+const NOT_READY =
+  "is rate-limiter-flexible's: use timeout and onStoreError (a store that has not answered within timeout is answered by the failure mode: 'open', 'closed' or a fallback limiter)";
+const CUSTOM_SCRIPT = "is rate-limiter-flexible's: the Redis script is Tollgate's, one call per decision; choose an algorithm instead";
+const ALLOW_LIST =
+  "is rate-limiter-flexible's (RLWrapperBlackAndWhite): use allowList (client addresses and CIDRs) or skip ((req) => boolean) of an HTTP adapter, or check the key before consume";
+const DENY_LIST =
+  "is rate-limiter-flexible's (RLWrapperBlackAndWhite): Tollgate keeps no deny list: refuse those keys before consume (or in an HTTP handler before the limiter)";
+
+/** rate-limiter-flexible's options of its database stores (Mongo, Postgres, MySQL, SQLite, DynamoDB...). */
+const DATABASE_STORE_OPTIONS = [
+  'storeType',
+  'dbName',
+  'tableName',
+  'tableCreated',
+  'clearExpiredByTimeout',
+  'indexKeyPrefix',
+  'schema',
+  'schemaName',
+  'disableIndexesCreation',
+  'dynamoTableOpts',
+  'ttlSet',
+];
+const DATABASE_STORE =
+  "is rate-limiter-flexible's option of a database store: Tollgate stores in memory or Redis (store: new RedisStore({ client }), or a MemoryStore)";
+
 /**
  * Option names of express-rate-limit, @nestjs/throttler and rate-limiter-flexible whose meaning
  * differs from anything Tollgate takes under that name: what to write instead. Checked before
@@ -11,7 +36,8 @@ const POINTERS: Readonly<Record<string, string>> = {
   legacyHeaders: "is express-rate-limit's: use headers ('draft+legacy' or 'legacy' send X-RateLimit-*)",
   keyGenerator: "is express-rate-limit's: use key ((req, info) => string | undefined; undefined falls back to the client IP)",
   passOnStoreError: "is express-rate-limit's: use onStoreError ('open' lets requests through when the store fails, 'closed' refuses them)",
-  identifier: "is express-rate-limit's: use name on the limit (the name in the RateLimit-Policy field)",
+  identifier:
+    "is express-rate-limit's: use name on the limit (a string: the name in the RateLimit-Policy field; a function of the request is not supported)",
   validate: "is express-rate-limit's: Tollgate checks every option when the limiter is built and has no checks to turn off",
   ttl: "is @nestjs/throttler's: use { windowMs: ttl, limit } or { algorithm: 'fixed-window', limit, window: ttl }",
   throttlers: "is @nestjs/throttler's: use defaultRule: { limits: [{ name, algorithm: 'fixed-window', limit, window: ttl }, ...] }",
@@ -33,6 +59,21 @@ const POINTERS: Readonly<Record<string, string>> = {
   inMemoryBlockDuration: "is rate-limiter-flexible's: use denyCache (a denial is remembered until the store said it ends)",
   execEvenly: "is rate-limiter-flexible's: use { algorithm: 'leaky-bucket', mode: 'shaping', ... } (admitted requests carry delayMs)",
   execEvenlyMinDelayMs: "is rate-limiter-flexible's: use { algorithm: 'leaky-bucket', mode: 'shaping', ... }",
+  ...Object.fromEntries(DATABASE_STORE_OPTIONS.map((field) => [field, DATABASE_STORE])),
+  timeoutMs: "is rate-limiter-flexible's (RLWrapperTimeouts): use timeout (ms; a store slower than that is answered by onStoreError)",
+  rejectIfRedisNotReady: NOT_READY,
+  rejectIfValkeyNotReady: NOT_READY,
+  useRedisPackage: "is rate-limiter-flexible's: RedisStore recognises the client it is given (ioredis, node-redis, iovalkey)",
+  useRedis3AndLowerPackage:
+    "is rate-limiter-flexible's: RedisStore recognises the client it is given (ioredis, node-redis 4 or later, iovalkey)",
+  customFunctionLibName: "is rate-limiter-flexible's: RedisStore loads its own function library (tollgate_<sha1>), named after its code",
+  customIncrTtlLuaScript: CUSTOM_SCRIPT,
+  customFunction: CUSTOM_SCRIPT,
+  whiteList: ALLOW_LIST,
+  isWhiteListed: ALLOW_LIST,
+  blackList: DENY_LIST,
+  isBlackListed: DENY_LIST,
+  runActionAnyway: "is rate-limiter-flexible's (RLWrapperBlackAndWhite): Tollgate keeps no deny list for a call to run past",
 };
 
 function invalid(field: string, expectation: string, value: unknown): TollgateError {

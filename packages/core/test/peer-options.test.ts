@@ -28,6 +28,53 @@ describe('options pasted from another rate limiter', () => {
     expect(error.message.length).toBeLessThan(400);
   });
 
+  it.each([
+    ['storeType', 'knex', /option of a database store: Tollgate stores in memory or Redis \(store: new RedisStore/],
+    ['dbName', 'rate', /option of a database store/],
+    ['tableName', 'limits', /option of a database store/],
+    ['tableCreated', true, /option of a database store/],
+    ['clearExpiredByTimeout', true, /option of a database store/],
+    ['indexKeyPrefix', { a: 1 }, /option of a database store/],
+    ['schema', {}, /option of a database store/],
+    ['schemaName', 'public', /option of a database store/],
+    ['disableIndexesCreation', true, /option of a database store/],
+    ['dynamoTableOpts', { readCapacityUnits: 25 }, /option of a database store/],
+    ['timeoutMs', 500, /use timeout \(ms; a store slower than that is answered by onStoreError\)/],
+    ['rejectIfRedisNotReady', true, /use timeout and onStoreError/],
+    ['rejectIfValkeyNotReady', true, /use timeout and onStoreError/],
+    ['useRedisPackage', true, /RedisStore recognises the client/],
+    ['useRedis3AndLowerPackage', true, /RedisStore recognises the client/],
+    ['customFunctionLibName', 'mylib', /loads its own function library/],
+    ['ttlSet', true, /option of a database store/],
+    ['customIncrTtlLuaScript', 'return 1', /the Redis script is Tollgate's/],
+    ['customFunction', 'return 1', /the Redis script is Tollgate's/],
+    ['whiteList', ['127.0.0.1'], /use allowList \(client addresses and CIDRs\) or skip/],
+    ['isWhiteListed', () => true, /use allowList/],
+    ['blackList', ['10.0.0.1'], /keeps no deny list: refuse those keys before consume/],
+    ['isBlackListed', () => true, /keeps no deny list/],
+    ['runActionAnyway', true, /keeps no deny list/],
+  ])("refuses rate-limiter-flexible's %s, in createLimiter and the HTTP limiter, naming what to use", (field, value, message) => {
+    for (const build of [createLimiter, createHttpLimiter]) {
+      const error = errorOf(() => build({ perMinute: 5, [field]: value } as never));
+      expect(error).toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field });
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  it("refuses express-rate-limit's identifier as a function, naming the limit's name", () => {
+    const error = errorOf(() => createHttpLimiter({ perMinute: 5, identifier: () => 'plan' } as never));
+    expect(error).toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field: 'identifier' });
+    expect(error.message).toMatch(/use name on the limit \(a string: .*a function of the request is not supported\)/);
+  });
+
+  it("refuses @nestjs/throttler's blockDuration as a function: one duration per rule", () => {
+    const error = errorOf(() => createLimiter({ perMinute: 5, blockDuration: (() => 60_000) as never }));
+    expect(error).toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field: 'blockDuration' });
+    expect(error.message).toMatch(
+      /^blockDuration must be one duration, not a function \(@nestjs\/throttler's blockDuration of the context\)/,
+    );
+  });
+
   it("refuses @nestjs/throttler's list of throttlers, naming the rule it stands for", () => {
     const error = errorOf(() => createLimiter([{ ttl: 60_000, limit: 10 }] as never));
     expect(error.message).toMatch(

@@ -279,4 +279,12 @@ describe('module options', () => {
     await expect(boot).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field });
     await expect(boot).rejects.toThrow(`did you mean ${closest}?`);
   });
+
+  it("refuses @nestjs/throttler's blockDuration as a function of the context at boot: one duration per rule", async () => {
+    const blockDuration = (() => 60_000) as never;
+    const module = RateLimitModule.forRoot({ defaultRule: { perMinute: 1 }, blockDuration });
+    const boot = startApp('express', { imports: [module], controllers: [PlainController], providers: withGuard });
+    await expect(boot).rejects.toMatchObject({ code: 'ERR_TOLLGATE_INVALID_OPTION', field: 'blockDuration' });
+    await expect(boot).rejects.toThrow('must be one duration, not a function');
+  });
 });

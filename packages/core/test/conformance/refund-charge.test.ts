@@ -12,7 +12,7 @@ describe.each(['memory', 'redis', 'cluster'] as const)('a refund of a charge on 
   it('fixed window: gives back within the window it charged, nothing in a later one', async () => {
     const { limiter, burst, advance } = setup({ algorithm: 'fixed-window', limit: 2, window: 300 });
     const [early] = await burst(1);
-    // A refund reports what a request of cost 1 would now get: it would leave 1.
+    // A refund reports what is left now: the charge given back, the window holds its 2 again.
     expect(await limiter.refund('user-1', { charge: early! })).toMatchObject({ remaining: 2, resetAfterMs: 300 });
     const [late] = await burst(1);
     advance(400);
