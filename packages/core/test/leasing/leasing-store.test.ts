@@ -81,6 +81,18 @@ describe('LeasingStore', () => {
     expect((await peek.consume('hot')).allowed).toBe(false);
   });
 
+  it('takes in one store call what the store still has when a lease of its whole size does not pass', async () => {
+    const { backend, limiter, peek } = leased(FIXED, { leaseKeys: 'all', leaseTraffic: 1000 });
+    // 90 of the window's 100 spent elsewhere: a lease of 25 (a quarter of the limit) does not pass, one of 10 does.
+    await peek.consume('k', { cost: 90 });
+    const first = await limiter.consume('k');
+    expect(backend.calls).toBe(1);
+    expect(first).toMatchObject({ allowed: true, remaining: 9, source: 'lease' });
+    for (let i = 0; i < 9; i++) expect((await limiter.consume('k')).source).toBe('lease');
+    expect(backend.calls).toBe(1);
+    expect((await peek.peek('k')).remaining).toBe(0);
+  });
+
   it('reports remaining counting the unspent units of its lease, and the time to reset counting down', async () => {
     const { limiter } = leased(FIXED, { leaseKeys: 'all' });
     clock.set(0);
