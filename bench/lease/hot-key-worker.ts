@@ -1,5 +1,6 @@
 // One of the processes of hot-key.ts: on 'go', `inFlight` loops consume one hot key for
-// `durationMs`; then it gives back what its leases hold and reports what it was admitted.
+// `durationMs`; then it reports what it was admitted and the units its leases held (most, sampled
+// every 5 ms, and at the end), and gives back what they hold.
 import { createLimiter, LeasingStore, RedisStore, type RuleSpec } from '@tollgate/core';
 import { Redis } from 'ioredis';
 
@@ -12,6 +13,11 @@ const limiter = createLimiter({ ...(JSON.parse(ruleJson!) as RuleSpec), store, p
 process.send!({ ready: true });
 process.once('message', async () => {
   const endAt = performance.now() + Number(durationMs);
+  const held = () => (store instanceof LeasingStore ? store.heldUnits() : 0);
+  let heldMost = 0;
+  const sampler = setInterval(() => {
+    heldMost = Math.max(heldMost, held());
+  }, 5);
   let admitted = 0;
   let decisions = 0;
   const loop = async () => {
@@ -22,8 +28,10 @@ process.once('message', async () => {
     }
   };
   await Promise.all(Array.from({ length: Number(inFlight) }, loop));
+  clearInterval(sampler);
+  const heldAtEnd = held();
   if (store instanceof LeasingStore) await store.close();
-  process.send!({ admitted, decisions }, () => {
+  process.send!({ admitted, decisions, heldAtEnd, heldMost: Math.max(heldMost, heldAtEnd) }, () => {
     client.disconnect();
     process.exit(0);
   });

@@ -82,14 +82,16 @@ describe('LeasingStore', () => {
   });
 
   it('takes in one store call what the store still has when a lease of its whole size does not pass', async () => {
-    const { backend, limiter, peek } = leased(FIXED, { leaseKeys: 'all', leaseTraffic: 1000 });
+    const { backend, store, limiter, peek } = leased(FIXED, { leaseKeys: 'all', leaseTraffic: 1000 });
     // 90 of the window's 100 spent elsewhere: a lease of 25 (a quarter of the limit) does not pass, one of 10 does.
     await peek.consume('k', { cost: 90 });
     const first = await limiter.consume('k');
     expect(backend.calls).toBe(1);
     expect(first).toMatchObject({ allowed: true, remaining: 9, source: 'lease' });
+    expect(store.heldUnits()).toBe(9);
     for (let i = 0; i < 9; i++) expect((await limiter.consume('k')).source).toBe('lease');
     expect(backend.calls).toBe(1);
+    expect(store.heldUnits()).toBe(0);
     expect((await peek.peek('k')).remaining).toBe(0);
   });
 

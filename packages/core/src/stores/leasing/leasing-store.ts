@@ -126,6 +126,16 @@ export class LeasingStore implements Store {
     await Promise.allSettled(refunds);
   }
 
+  /**
+   * Units this store's leases hold now: charged to the inner store and not yet spent nor given
+   * back, so invisible to other processes until then (at most `maxShare` of the limit per key).
+   */
+  heldUnits(): number {
+    let held = 0;
+    for (const table of this.tables.values()) for (const lease of table.leases.values()) held += lease.unspent;
+    return held;
+  }
+
   /** Gives back the leases past their end; runs on a timer while leases are held. */
   sweep(): void {
     const nowMs = this.config.clock();
