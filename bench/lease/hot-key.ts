@@ -189,7 +189,7 @@ try {
   const heldBound = PROCESSES * MAX_SHARE * 20_000;
   console.log(
     `  held by leases (charged, not spent): ${leased.heldAtEnd} units at the end, at most ${leased.heldMost} ` +
-      `(sum of each process's most, sampled every 5 ms); bound P × maxShare × limit = ${heldBound}`,
+      `(sum of each process's most, sampled every 256 decisions); bound P × maxShare × limit = ${heldBound}`,
   );
 
   console.log(`2. One process, ${IN_FLIGHT} in flight, one hot key that never denies, for ${DURATION_MS} ms`);
