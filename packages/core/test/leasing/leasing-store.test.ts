@@ -95,6 +95,18 @@ describe('LeasingStore', () => {
     expect((await peek.peek('k')).remaining).toBe(0);
   });
 
+  it('has no deny cache in front of it unless asked: its refusals answer, and count the traffic that sizes a lease', async () => {
+    const backend = new ControlledStore(new MemoryStore({ clock: clock.now }));
+    const store = new LeasingStore(backend, { leaseKeys: 'none', clock: clock.now });
+    const rule: RuleSpec = { algorithm: 'fixed-window', limit: 1, window: '1s' };
+    const byDefault = createLimiter({ ...rule, store, clock: clock.now, prefix: 'default' });
+    const cached = createLimiter({ ...rule, store, clock: clock.now, prefix: 'cached', denyCache: true });
+    for (let i = 0; i < 6; i++) await byDefault.consume('k');
+    expect(backend.calls).toBe(6);
+    for (let i = 0; i < 6; i++) await cached.consume('k');
+    expect(backend.calls).toBe(8);
+  });
+
   it('reports remaining counting the unspent units of its lease, and the time to reset counting down', async () => {
     const { limiter } = leased(FIXED, { leaseKeys: 'all' });
     clock.set(0);
