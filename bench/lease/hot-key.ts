@@ -1,7 +1,8 @@
 // One hot key beyond one Redis core: the same rule, with and without a LeasingStore, measured in
 // the same run against one redis-server.
 //  1. 4 Node processes offer one hot key far more than its limit: Redis script calls and Redis
-//     CPU per admitted request (INFO commandstats / INFO cpu), leased vs not, and the ratios.
+//     CPU per admitted request (INFO commandstats / INFO cpu), leased vs not, and the ratios; and
+//     the units the leases held (charged, not spent: under-admission) against P × maxShare × limit.
 //  2. Decisions/s on one hot key in one process, leased vs not.
 //  3. One hot key + 100,000 cold keys: the cold keys' Redis calls and CPU per decision, and
 //     their decisions, with and without leasing.
@@ -22,14 +23,22 @@ const COLD_KEYS = 100_000;
 const WORKER = fileURLToPath(new URL('./hot-key-worker.ts', import.meta.url));
 /** 20,000 requests/s with a burst of one second's worth: far below what 4 processes offer. */
 const HOT_RULE: RuleSpec = { algorithm: 'gcra', rate: 20_000, period: '1s', burst: 20_000 };
+/** The LeasingStore's default `maxShare`: the most of the limit (the burst) one process's lease holds. */
+const MAX_SHARE = 1 / 16;
 /** A loaded machine must not turn a slow answer into the failure mode. */
 const PATIENT = { timeout: 60_000, breaker: false } as const;
 type Mode = 'redis' | 'leased';
 
-interface HotRow {
-  mode: Mode;
+/** What one process reports: its decisions, and the units its leases held (the most sampled, and at the end). */
+interface Tally {
   admitted: number;
   decisions: number;
+  heldMost: number;
+  heldAtEnd: number;
+}
+
+interface HotRow extends Tally {
+  mode: Mode;
   calls: number;
   cpuMicros: number;
 }
@@ -43,15 +52,13 @@ async function fourProcesses(url: string, client: Redis, mode: Mode): Promise<Ho
     }),
   );
   await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
-  const results = workers.map(
-    (worker) => new Promise<{ admitted: number; decisions: number }>((resolve) => worker.once('message', resolve)),
-  );
+  const results = workers.map((worker) => new Promise<Tally>((resolve) => worker.once('message', resolve)));
   const before = await redisStats(client);
   for (const worker of workers) worker.send('go');
   const tallies = await Promise.all(results);
   const cost = since(before, await redisStats(client));
-  const sum = (field: 'admitted' | 'decisions') => tallies.reduce((total, tally) => total + tally[field], 0);
-  return { mode, admitted: sum('admitted'), decisions: sum('decisions'), ...cost };
+  const sum = (field: keyof Tally) => tallies.reduce((total, tally) => total + tally[field], 0);
+  return { mode, admitted: sum('admitted'), decisions: sum('decisions'), heldMost: sum('heldMost'), heldAtEnd: sum('heldAtEnd'), ...cost };
 }
 
 /** Part 2: decisions/s on one hot key that never denies, one process. */
@@ -179,6 +186,11 @@ try {
   console.log(`  leased: ${callRatio.toFixed(1)}× fewer script calls, ${cpuRatio.toFixed(1)}× less Redis CPU per admitted request`);
   const bound = 20_000 + 20_000 * ((DURATION_MS + 100) / 1000);
   console.log(`  admitted leased / not: ${ratio(leased.admitted, plain.admitted)}; bound (burst + rate × (run + TTL)): ${bound}`);
+  const heldBound = PROCESSES * MAX_SHARE * 20_000;
+  console.log(
+    `  held by leases (charged, not spent): ${leased.heldAtEnd} units at the end, at most ${leased.heldMost} ` +
+      `(sum of each process's most, sampled every 256 decisions); bound P × maxShare × limit = ${heldBound}`,
+  );
 
   console.log(`2. One process, ${IN_FLIGHT} in flight, one hot key that never denies, for ${DURATION_MS} ms`);
   const one = [await oneProcess(new RedisStore({ client }), 'redis')];

@@ -7,10 +7,12 @@
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
 --   `token`, then peek | 'f' refund | 'n' penalty | 's' settle a hold | 'a' consume of a group: all or
 --   nothing, see the end), now_ms ('' = Redis TIME), cost, rule (its 1-based index among the
---   rules above), and flags: 't' when its ops carry a token, 'v' when they carry a cost per limit;
+--   rules above), and flags: 't' when its ops carry a token, 'v' when they carry a cost per limit,
+--   'm' (a consume) when they carry a minimum cost (see granted_cost);
 --   kind 'k' blocks the key for `cost` ms (the rule's block limit, see block/block.lua), then peeks;
 --   then, after the header, op_count, then per op: its shape (1-based index among the shapes above), then its token when
 --   the shape says so (a string unique to the op, for algorithms that store per-request members),
+--   then its minimum cost when the shape says so,
 --   then for a 'g' op (a refund of a charge: its token is the charge's) the charge's time and cost,
 --   for an 's' op the hold's token and time then per limit what the hold charged it, then its
 --   costs per limit (the shape's cost is then unused).
@@ -31,7 +33,8 @@
 -- replies remaining, reset_ms; any other, -1 - remaining, reset_ms, verdict. An op commits when it is a
 -- consume and every one of its limits allows it (all or nothing): the store tells that from the
 -- verdicts. Its packed key is then read once and written once.
--- A peek ('p') or reset ('r') op adds, after its limits, 1 when its keys held state, else 0. A
+-- A consume with a minimum cost adds, after its limits, the cost it took. A peek ('p') or reset
+-- ('r') op adds, after its limits, 1 when its keys held state, else 0. A
 -- reset answers for its limits what they held (a peek), then deletes its keys.
 -- A refund writes what each limit's `refund` leaves, then reports a peek (cost 1) on it; a refund of
 -- a charge ('g') passes each `refund` the charge, { at = ms, cost = units, token = its token }.
@@ -150,7 +153,8 @@ local function write_packed(key, rule, old, fresh, fresh_ttl)
 end
 
 -- The shapes of the batch's ops, starting at fields[a]: { kind, now (false: Redis TIME), cost, rule,
--- token (true: each op carries one), costs (true: each op carries a cost per limit) }, indexed by the text ops name them by; and the index of the
+-- token (true: each op carries one), costs (true: each op carries a cost per limit), minimum (true:
+-- each op carries a minimum cost) }, indexed by the text ops name them by; and the index of the
 -- first field after them.
 local function read_shapes(fields, rules, a)
   local shapes = {}
@@ -162,6 +166,7 @@ local function read_shapes(fields, rules, a)
       rule = rules[fields[a + 4]],
       token = string.find(fields[a + 5], 't', 1, true) ~= nil,
       costs = string.find(fields[a + 5], 'v', 1, true) ~= nil,
+      minimum = string.find(fields[a + 5], 'm', 1, true) ~= nil,
     }
     a = a + 5
   end
@@ -180,6 +185,7 @@ local function check_types(KEYS, ARGV, shapes, a)
     local shape = shapes[ARGV[a + 1]]
     a = a + 1
     if shape.token then a = a + 1 end
+    if shape.minimum then a = a + 1 end
     if shape.kind == 'g' then a = a + 2 end
     local rule = shape.rule
     if shape.kind == 's' then a = a + 2 + #rule.algos end
@@ -250,6 +256,22 @@ local ops_run = 0
 -- MAX_PARSED headers.
 local parsed, parsed_count, MAX_PARSED = {}, 0, 1000
 
+-- The cost a consume of up to `cost` on the op's keys (from KEYS[k]) takes, `state` what its packed
+-- key holds: `cost` when every limit allows it, else the least a refusing limit still has
+-- (remaining, in requests of cost 1) when that is `minimum` or more, else `cost` (to be refused).
+-- The steps run into scratch: nothing is written. The memory store's `grantedCost`.
+local function granted_cost(KEYS, k, rule, cost, minimum, now, token, state)
+  local room = cost
+  for i = 1, #rule.algos do
+    local key, at = KEYS[k], rule.place[i]
+    if not at then key = KEYS[k + rule.own[i]] end
+    local allowed, remaining = rule.algos[i].step(key, rule.params[i], cost, now, token, state, at, scratch)
+    if allowed == 0 and remaining < room then room = remaining end
+  end
+  if room < minimum then return cost end
+  return room
+end
+
 -- The header's fields: its text cut at every space.
 local function fields_of(header)
   local fields, n = {}, 0
@@ -308,6 +330,11 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
       token = ARGV[a + 1]
       a = a + 1
     end
+    local minimum
+    if shape.minimum then
+      minimum = tonumber(ARGV[a + 1])
+      a = a + 1
+    end
     local charge
     if kind == 'g' then
       charge = { at = tonumber(ARGV[a + 1]), cost = tonumber(ARGV[a + 2]), token = token }
@@ -356,6 +383,7 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
         end
       end
     end
+    if minimum then cost = granted_cost(KEYS, k, rule, cost, minimum, now, token, old) end
     -- A peek's or reset's `found` (not a group's peeks), before a reset deletes anything.
     local found
     if shape.kind == 'p' or kind == 'r' then found = holds_state(KEYS, rule, old, k) end
@@ -468,6 +496,10 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
       if packed > 0 then write_packed(packed_key, rule, old, fresh, fresh_ttl) end
     elseif written_any then
       write_packed(packed_key, rule, old, fresh, fresh_ttl)
+    end
+    if minimum then
+      r = r + 1
+      reply[r] = cost
     end
     if found then
       if kind == 'r' then redis.call('DEL', unpack(KEYS, k, k + rule.key_count - 1)) end

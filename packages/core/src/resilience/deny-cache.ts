@@ -48,11 +48,13 @@ export class DenyCache {
 
   /**
    * The cache a limiter's `denyCache` option asks for: none when off, when an algorithm of the
-   * rule does not qualify, or by default on a memory store (no round trip to save). Errors name `field`.
+   * rule does not qualify, or by default on a store that decides without a round trip: a memory
+   * store, or one that answers locally (`answerNow`, a LeasingStore: it keeps its own refusals,
+   * and counts the refused traffic to size its leases). Errors name `field`.
    */
   static forRule(
     option: DenyCacheOptions | boolean | undefined,
-    memoryStore: boolean,
+    decidesLocally: boolean,
     limits: readonly BoundLimit[],
     field = 'denyCache',
   ): DenyCache | undefined {
@@ -62,7 +64,7 @@ export class DenyCache {
     // Checked even when unused below: a misspelt option is refused whatever the rule.
     const cache = typeof option === 'object' ? new DenyCache(option, field) : undefined;
     if (option === false || !limits.every((limit) => limit.algorithm.denialHoldsUntilRetry === true)) return undefined;
-    if (option === undefined && memoryStore) return undefined;
+    if (option === undefined && decidesLocally) return undefined;
     return cache ?? new DenyCache({});
   }
 

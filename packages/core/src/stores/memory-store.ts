@@ -105,7 +105,19 @@ export class MemoryStore implements Store {
     const { kind, limits } = operation;
     if (kind === 'reset') return this.reset(operation, now);
     if (kind !== 'consume' && kind !== 'peek') return this.executeAll(operation, now);
+    if (operation.minCost !== undefined && kind === 'consume' && operation.costs === undefined) return this.consumeUpTo(operation, now);
     return limits.length === 1 ? this.executeOne(operation, now) : this.executeRule(operation, now);
+  }
+
+  /**
+   * A consume of `cost` that takes less when `cost` does not pass (see `StoreOperation.minCost`):
+   * a peek of `cost` (which writes nothing) says how much passes, then one consume takes it.
+   */
+  private consumeUpTo(operation: StoreOperation, now: number): StoreResult {
+    const whole = { ...operation, minCost: undefined, nowMs: now };
+    const granted = grantedCost(operation.cost, operation.minCost!, this.executeSync({ ...whole, kind: 'peek' }).outcomes);
+    const result = this.executeSync({ ...whole, cost: granted });
+    return result.committed ? { ...result, granted } : result;
   }
 
   /** The store's clock: the time of an operation that brings none (`nowMs`). */
@@ -365,6 +377,17 @@ export class MemoryStore implements Store {
       if (next.value[1].expiresAtMs <= now) this.remove(this.sweepSpace!, next.value[0]);
     }
   }
+}
+
+/**
+ * What a consume of up to `cost` takes, given the limits' outcomes for `cost`: `cost` when each
+ * allows it, else the least a refusing limit still has (`remaining`, in requests of cost 1) when
+ * that is `minCost` or more, else `cost` (to be refused). The Lua driver's `granted_cost`.
+ */
+function grantedCost(cost: number, minCost: number, outcomes: readonly Outcome[]): number {
+  let room = cost;
+  for (const { allowed, remaining } of outcomes) if (!allowed && remaining < room) room = remaining;
+  return room < minCost ? cost : room;
 }
 
 /**

@@ -200,7 +200,7 @@ export class RedisStore implements Store {
     args.push(callId);
     this.transport.run(keys, args, slot).then(
       (reply) => {
-        if (Array.isArray(reply) && reply[0] === callId) answerBatch(batch, reply as (number | string)[]);
+        if (Array.isArray(reply) && reply[0] === callId) answerBatch(batch, reply as (number | string)[], group);
         else failBatch(batch, new Error('the client answered with the reply of another call'));
       },
       (error: unknown) => {
@@ -250,10 +250,15 @@ function pushBatchRules(batch: Pending[], header: string[]): Map<readonly BoundL
   return indexOf;
 }
 
+/** The minimum cost of a consume that may take less (`StoreOperation.minCost`), sent to the driver; else undefined. */
+function upToCost({ kind, minCost, costs }: StoreOperation, group: boolean): number | undefined {
+  return kind === 'consume' && costs === undefined && !group ? minCost : undefined;
+}
+
 /**
- * Appends a batch's distinct shapes (kind, clock, cost, rule, flags: whether a token and costs per
- * limit follow) to the `header` fields, each once, and its operations to `args`: per op its shape,
- * its token when it has one, a refund's charge, a settle's hold and its costs per limit (the
+ * Appends a batch's distinct shapes (kind, clock, cost, rule, flags: whether a token, costs per
+ * limit and a minimum cost follow) to the `header` fields, each once, and its operations to `args`: per op its shape,
+ * its token when it has one, its minimum cost, a refund's charge, a settle's hold and its costs per limit (the
  * driver's protocol). Returns their keys.
  */
 function pushBatchOps(
@@ -276,7 +281,8 @@ function pushBatchOps(
     const { charge, costs } = operation;
     const chargedRefund = charge !== undefined && operation.kind === 'refund';
     const token = chargedRefund ? charge.token : operation.token;
-    const flags = (token === '' ? '' : 't') + (costs === undefined ? '' : 'v');
+    const minCost = upToCost(operation, group);
+    const flags = (token === '' ? '' : 't') + (costs === undefined ? '' : 'v') + (minCost === undefined ? '' : 'm');
     const kind = group ? GROUP_CONSUME : chargedRefund ? CHARGED_REFUND : KIND_CODE[operation.kind];
     const cost = String(operation.cost);
     const rule = indexOf.get(operation.limits)!;
@@ -289,6 +295,7 @@ function pushBatchOps(
     }
     opArgs.push(shape);
     if (token !== '') opArgs.push(token);
+    if (minCost !== undefined) opArgs.push(String(minCost));
     if (chargedRefund) opArgs.push(String(charge.atMs), String(charge.cost));
     if (operation.kind === 'settle') opArgs.push(charge!.token, String(charge!.atMs), ...operation.charged!.map(String));
     if (costs !== undefined) for (const limitCost of costs) opArgs.push(String(limitCost));
@@ -311,7 +318,7 @@ function allOrNothing(results: StoreResult[]): StoreResult[] {
  * Splits the flat script reply (after the call id and the Redis TIME the script decided on, 0 when
  * it read none) back into one result per operation, in order.
  */
-function answerBatch(batch: Pending[], reply: (number | string)[]): void {
+function answerBatch(batch: Pending[], reply: (number | string)[], group: boolean): void {
   const serverNowMs = reply[1] === 0 ? undefined : Number(reply[1]);
   let at = 2;
   for (const pending of batch) {
@@ -342,6 +349,11 @@ function answerBatch(batch: Pending[], reply: (number | string)[]): void {
     if (kind === 'peek' || kind === 'reset') {
       // A peek or reset says, after its limits, whether its keys held state.
       pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs, found: reply[at] === 1 });
+      at += 1;
+    } else if (upToCost(pending.operation, group) !== undefined) {
+      // A consume that may take less says, after its limits, what it took.
+      const granted = committed ? { granted: reply[at] as number } : {};
+      pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs, ...granted });
       at += 1;
     } else {
       pending.resolve({ committed, outcomes, decidedAtMs: pending.nowMs ?? serverNowMs });

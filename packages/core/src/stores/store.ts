@@ -47,6 +47,13 @@ export interface StoreOperation {
   readonly charge?: Charge | undefined;
   /** A settle: what the hold's consume charged each limit (its `costs`, or its `cost` on every limit). */
   readonly charged?: readonly number[] | undefined;
+  /**
+   * A consume of one `cost` on every limit (no `costs`) that may take less: when `cost` does not
+   * pass, it takes in the same atomic step the most a request of cost 1 could still take on every
+   * limit, when that is `minCost` or more (`StoreResult.granted` says how much). Its charge is
+   * what it took. A store that ignores it decides `cost`, all or nothing (no `granted`).
+   */
+  readonly minCost?: number | undefined;
 }
 
 export interface StoreResult {
@@ -69,6 +76,8 @@ export interface StoreResult {
    * that state held, as a peek's, before it was cleared. Absent for other kinds.
    */
   readonly found?: boolean;
+  /** A committed consume with `minCost`: the cost it took (`cost`, or less down to `minCost`). */
+  readonly granted?: number;
 }
 
 export interface Store {

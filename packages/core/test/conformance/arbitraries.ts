@@ -116,7 +116,7 @@ export const concurrencyTraceArbitrary = fc.array(
   { minLength: 1, maxLength: 30 },
 );
 
-/** Mostly consumes, some peeks, refunds, penalties and resets; time moves by 0 (simultaneous) up to a few seconds. */
+/** Mostly consumes, some peeks, refunds, penalties, resets and consumes that may take less (leases); time moves by 0 (simultaneous) up to a few seconds. */
 export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(
   {
     weight: 17,
@@ -143,6 +143,17 @@ export const stepArbitrary: fc.Arbitrary<TraceStep> = fc.oneof(
       advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 })),
       cost: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 30 })),
     }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.integer({ min: 1, max: 30 }).chain((cost) =>
+      fc.record({
+        op: fc.constant('lease' as const),
+        advanceMs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 400 })),
+        cost: fc.constant(cost),
+        minCost: fc.integer({ min: 1, max: cost }),
+      }),
+    ),
   },
 );
 

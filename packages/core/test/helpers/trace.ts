@@ -1,4 +1,13 @@
-import { createLimiter, type Decision, type Limiter, type LimiterOptions, type RuleSpec, type Store } from '../../src/index.js';
+import {
+  createLimiter,
+  type Decision,
+  type Limiter,
+  type LimiterOptions,
+  type RuleSpec,
+  type Store,
+  type StoreOperation,
+  type StoreResult,
+} from '../../src/index.js';
 import { groupMemberOf } from '../../src/limiter.js';
 import type { LimiterCalls } from '../../src/limiter-calls.js';
 import { STORE_SEMANTICS } from './stores.js';
@@ -13,7 +22,26 @@ export type TraceStep =
   /** Refunds the charge of a consume admitted earlier in the trace (`chargeIndex` says which). */
   | { op: 'refund-charge'; advanceMs: number; pick: number }
   /** `limiter.block` (a rule with `blockDuration` only). */
-  | { op: 'block'; advanceMs: number; durationMs: number };
+  | { op: 'block'; advanceMs: number; durationMs: number }
+  /** A consume of `cost` that takes less, down to `minCost`, when `cost` does not pass (a LeasingStore's lease). */
+  | { op: 'lease'; advanceMs: number; cost: number; minCost: number };
+
+/** A step's decision; a lease's also says what the store took (`StoreResult.granted`). */
+export type TracedDecision = Decision & { granted?: number | undefined };
+
+/** A store sending each consume as one that may take down to `minCost`, noting what the last one took. */
+class UpToStore implements Store {
+  minCost = 1;
+  granted: number | undefined;
+
+  constructor(private readonly store: Store) {}
+
+  async execute(operation: StoreOperation): Promise<StoreResult> {
+    const result = await this.store.execute(operation.kind === 'consume' ? { ...operation, minCost: this.minCost } : operation);
+    this.granted = result.granted;
+    return result;
+  }
+}
 
 /** A rule a trace is played on, and its block. */
 export type TracedRule = RuleSpec & Pick<LimiterOptions, 'blockDuration'>;
@@ -37,15 +65,24 @@ export function chargeIndex(steps: readonly TraceStep[], decisions: readonly Dec
  * gets its own key prefix so traces never share state. Charges are `comparable`, so runs on two
  * stores compare.
  */
-export async function playTrace(store: Store, rule: TracedRule, steps: readonly TraceStep[], startMs: number): Promise<Decision[]> {
+export async function playTrace(store: Store, rule: TracedRule, steps: readonly TraceStep[], startMs: number): Promise<TracedDecision[]> {
   let now = startMs;
   const prefix = `trace${process.pid}-${traceCounter++}`;
   const limiter = createLimiter({ ...rule, store, clock: () => now, prefix, ...STORE_SEMANTICS });
+  // Leases go through a limiter of the same rule and prefix, on the same state.
+  const upTo = new UpToStore(store);
+  const leasing = createLimiter({ ...rule, store: upTo, clock: () => now, prefix, ...STORE_SEMANTICS });
   // What each step returned, as it returned it: a refund spends the charge of the decision it is given.
   const played: Decision[] = [];
-  const seen: Decision[] = [];
+  const seen: TracedDecision[] = [];
   for (const [i, step] of steps.entries()) {
     now += step.advanceMs;
+    if (step.op === 'lease') {
+      upTo.minCost = step.minCost;
+      played.push(await leasing.consume('client', { cost: step.cost }));
+      seen.push({ ...comparable(played[i]!), granted: upTo.granted });
+      continue;
+    }
     played.push(await playStep(limiter, step, chargeIndex(steps, played, i), played));
     seen.push(comparable(played[i]!));
   }

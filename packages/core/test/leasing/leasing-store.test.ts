@@ -81,6 +81,32 @@ describe('LeasingStore', () => {
     expect((await peek.consume('hot')).allowed).toBe(false);
   });
 
+  it('takes in one store call what the store still has when a lease of its whole size does not pass', async () => {
+    const { backend, store, limiter, peek } = leased(FIXED, { leaseKeys: 'all', leaseTraffic: 1000 });
+    // 90 of the window's 100 spent elsewhere: a lease of 25 (a quarter of the limit) does not pass, one of 10 does.
+    await peek.consume('k', { cost: 90 });
+    const first = await limiter.consume('k');
+    expect(backend.calls).toBe(1);
+    expect(first).toMatchObject({ allowed: true, remaining: 9, source: 'lease' });
+    expect(store.heldUnits()).toBe(9);
+    for (let i = 0; i < 9; i++) expect((await limiter.consume('k')).source).toBe('lease');
+    expect(backend.calls).toBe(1);
+    expect(store.heldUnits()).toBe(0);
+    expect((await peek.peek('k')).remaining).toBe(0);
+  });
+
+  it('has no deny cache in front of it unless asked: its refusals answer, and count the traffic that sizes a lease', async () => {
+    const backend = new ControlledStore(new MemoryStore({ clock: clock.now }));
+    const store = new LeasingStore(backend, { leaseKeys: 'none', clock: clock.now });
+    const rule: RuleSpec = { algorithm: 'fixed-window', limit: 1, window: '1s' };
+    const byDefault = createLimiter({ ...rule, store, clock: clock.now, prefix: 'default' });
+    const cached = createLimiter({ ...rule, store, clock: clock.now, prefix: 'cached', denyCache: true });
+    for (let i = 0; i < 6; i++) await byDefault.consume('k');
+    expect(backend.calls).toBe(6);
+    for (let i = 0; i < 6; i++) await cached.consume('k');
+    expect(backend.calls).toBe(8);
+  });
+
   it('reports remaining counting the unspent units of its lease, and the time to reset counting down', async () => {
     const { limiter } = leased(FIXED, { leaseKeys: 'all' });
     clock.set(0);

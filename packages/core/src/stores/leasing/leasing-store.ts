@@ -126,6 +126,16 @@ export class LeasingStore implements Store {
     await Promise.allSettled(refunds);
   }
 
+  /**
+   * Units this store's leases hold now: charged to the inner store and not yet spent nor given
+   * back, so invisible to other processes until then (at most `maxShare` of the limit per key).
+   */
+  heldUnits(): number {
+    let held = 0;
+    for (const table of this.tables.values()) for (const lease of table.leases.values()) held += lease.unspent;
+    return held;
+  }
+
   /** Gives back the leases past their end; runs on a timer while leases are held. */
   sweep(): void {
     const nowMs = this.config.clock();
@@ -217,9 +227,9 @@ export class LeasingStore implements Store {
   }
 
   /**
-   * A lease of `units`; when refused, one of what the store still had when that is a quarter of
-   * `units` or more (fewer, it would be spent at once and another asked for). When that too is
-   * refused or too small: the refusal, with the units the store still had (`room`).
+   * A lease of `units`, or in the same store call of what the store still has when that is a
+   * quarter of `units` or more (fewer, it would be spent at once and another asked for) and more
+   * than the consume's cost. Refused: the refusal, with the units the store still had (`room`).
    */
   private async acquire(
     operation: StoreOperation,
@@ -227,16 +237,11 @@ export class LeasingStore implements Store {
     plan: LeasePlan,
     sentAtMs: number,
   ): Promise<HeldLease | { room: number; refusal: Refusal }> {
-    let leaseOperation: StoreOperation = { ...operation, cost: units };
-    let result = await this.inner.execute(leaseOperation);
-    if (!result.committed) {
-      const room = roomOf(result);
-      if (room < Math.max(SMALLEST_LEASE, Math.ceil(units / 4)) || room <= operation.cost)
-        return { room, refusal: this.refusal(operation, result, sentAtMs) };
-      leaseOperation = { ...operation, cost: room };
-      result = await this.inner.execute(leaseOperation);
-      if (!result.committed) return { room: roomOf(result), refusal: this.refusal(operation, result, sentAtMs) };
-    }
+    const minCost = Math.max(SMALLEST_LEASE, Math.ceil(units / 4), operation.cost + 1);
+    const result = await this.inner.execute({ ...operation, cost: units, minCost });
+    if (!result.committed) return { room: roomOf(result), refusal: this.refusal(operation, result, sentAtMs) };
+    // The lease is what the store charged: its refund gives back at most that.
+    const leaseOperation: StoreOperation = { ...operation, cost: result.granted ?? units };
     const atMs = result.decidedAtMs ?? leaseOperation.nowMs ?? sentAtMs;
     const expiresAtMs = sentAtMs + plan.horizonMs(result.outcomes, atMs, this.config.ttlMs);
     return new HeldLease(leaseOperation, result.outcomes, atMs, sentAtMs, expiresAtMs);
