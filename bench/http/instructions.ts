@@ -56,7 +56,12 @@ function startServer(variant: string, redisUrl: string, outDir: string): Promise
   });
 }
 
-async function load(port: number, amount: number): Promise<void> {
+/**
+ * Sends `amount` requests and resolves with how many were answered. A refusal means the variant's
+ * limit was in reach, which the benchmark must never be; a request lost to a socket error (a
+ * server under callgrind on a loaded machine may be starved for seconds) is only counted out.
+ */
+async function load(port: number, amount: number): Promise<number> {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/`,
     connections: 10,
@@ -64,7 +69,10 @@ async function load(port: number, amount: number): Promise<void> {
     timeout: 600,
     ...(addresses ? clientRequests() : {}),
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers`);
+  if (result.errors > amount / 100) throw new Error(`${result.errors} of ${amount} requests failed`);
+  if (result.errors > 0) console.error(`  (${result.errors} of ${amount} requests failed and are not counted)`);
+  return result['2xx'];
 }
 
 async function measure(variant: string, redisUrl: string): Promise<number> {
@@ -78,9 +86,9 @@ async function measure(variant: string, redisUrl: string): Promise<number> {
     const seen = new Set(readdirSync(outDir));
     const perRequest: number[] = [];
     for (let window = 0; window < WINDOWS; window++) {
-      await load(port, WINDOW);
+      const answered = await load(port, WINDOW);
       control('-d', pid);
-      perRequest.push(lastDumpInstructions(outDir, seen) / WINDOW);
+      perRequest.push(lastDumpInstructions(outDir, seen) / answered);
     }
     const kept = perRequest.slice(1);
     console.error(`  ${variant}: ${perRequest.map((n) => Math.round(n / 1000)).join(', ')} k instructions per request`);

@@ -90,3 +90,8 @@ const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address();
   console.log(`ready on ${typeof address === 'object' && address !== null ? address.port : ''}`);
 });
+// Under callgrind on a loaded machine the event loop can stall for seconds: a keep-alive socket
+// must not time out between a response and the request the client sends right after it. The
+// timer is still set per response, as with the default 5 s.
+server.keepAliveTimeout = 600_000;
+server.headersTimeout = 601_000;
