@@ -82,6 +82,7 @@ export {
   FIELD,
   headerText,
   holdUnlessClosed,
+  HTTP_OPTION_FIELDS,
   ipIdentity,
   mergeRateLimitHeaders,
   normaliseIp,
