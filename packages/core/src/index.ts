@@ -80,6 +80,7 @@ export {
   decisionRecorder,
   defaultOutcome,
   FIELD,
+  HTTP_OPTION_FIELDS,
   headerText,
   holdUnlessClosed,
   ipIdentity,

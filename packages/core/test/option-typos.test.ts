@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createHttpLimiter } from '../src/http/index.js';
+import { createHttpAdaptiveLimiter, createHttpLimiter } from '../src/http/index.js';
 import {
+  createAdaptiveLimiter,
   createConcurrencyLimiter,
   createLimiter,
   createRuleSet,
+  LeasingStore,
   loadRedisRuleSet,
   loadRuleSet,
   MemoryStore,
@@ -11,6 +13,7 @@ import {
   RedisStore,
   type RuleSetRedisClient,
   TollgateError,
+  waitAll,
 } from '../src/index.js';
 
 const limiter = createLimiter({ qps: 10 });
@@ -72,6 +75,33 @@ const TYPOS: [string, () => unknown, string, string | undefined][] = [
   ['refund', () => limiter.refund('k', { cots: 5 } as never), 'cots', 'cost'],
   ['hold', () => limiter.hold('k', { cost: 2, tll: '1m' } as never), 'tll', 'ttl'],
   ['wait', () => limiter.wait('k', { maxWiat: 5 } as never), 'maxWiat', 'maxWait'],
+  ['penalty', () => limiter.penalty('k', { cots: 5 } as never), 'cots', 'cost'],
+  ['hold, the cost', () => limiter.hold('k', { cots: 2 } as never), 'cots', 'cost'],
+  ['waitAll, an entry', () => waitAll([{ limiter, kye: 'k' } as never]), 'entries[0].kye', 'key'],
+  ['waitAll, the options', () => waitAll([{ limiter, key: 'k' }], { maxWiat: 5 } as never), 'maxWiat', 'maxWait'],
+  ['LeasingStore', () => new LeasingStore(new MemoryStore(), { maxShar: 0.1 } as never), 'maxShar', 'maxShare'],
+  ['createAdaptiveLimiter', () => createAdaptiveLimiter({ limt: 10 } as never), 'limt', 'limit'],
+  ['createAdaptiveLimiter, queue', () => createAdaptiveLimiter({ queue: { maxWait: 50 } } as never), 'queue.maxWait', 'maxWaitMs'],
+  [
+    'createAdaptiveLimiter, a limit algorithm',
+    () => createAdaptiveLimiter({ limit: { algorithm: 'vegas', maxLimt: 100 } } as never),
+    'limit.maxLimt',
+    'maxLimit',
+  ],
+  [
+    'EventLoopDelayOptions',
+    () => createAdaptiveLimiter({ eventLoopDelay: { maxMs: 50, percentil: 90 } } as never),
+    'eventLoopDelay.percentil',
+    'percentile',
+  ],
+  ['HTTP adaptive options', () => createHttpAdaptiveLimiter({ limit: 10, statuscode: 429 } as never), 'statuscode', 'statusCode'],
+  ['HTTP adaptive options, a limiter option', () => createHttpAdaptiveLimiter({ partitons: { a: 1 } } as never), 'partitons', 'partitions'],
+  [
+    'HTTP adaptive options, EventLoopDelayOptions',
+    () => createHttpAdaptiveLimiter({ eventLoopDelay: { maxMs: 50, interval: 100 } } as never),
+    'eventLoopDelay.interval',
+    'intervalMs',
+  ],
   ['createRuleSet', () => createRuleSet(rules, { wacth: true } as never), 'wacth', undefined],
   ['createRuleSet', () => createRuleSet(rules, { clok: Date.now } as never), 'clok', 'clock'],
   ['loadRuleSet', () => loadRuleSet('rules.yaml', { wacth: true } as never), 'wacth', 'watch'],

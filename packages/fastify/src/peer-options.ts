@@ -54,6 +54,18 @@ function timeWindowMs(timeWindow: unknown): number {
  */
 export function translatePeerOptions<T extends object>(options: T): T {
   if (typeof options !== 'object' || options === null) return options;
+  refuseFastifyPeerOptions(options);
+  const fields = options as Record<string, unknown>;
+  const { timeWindow, ...rest } = fields;
+  if (timeWindow !== undefined && fields.windowMs !== undefined) {
+    throw invalidOption('timeWindow', 'cannot be combined with windowMs: give { max, timeWindow } or { windowMs, limit }', timeWindow);
+  }
+  if (timeWindow === undefined && (fields.max === undefined || fields.windowMs !== undefined)) return options;
+  return { ...rest, windowMs: timeWindowMs(timeWindow), max: fields.max ?? DEFAULT_MAX } as T;
+}
+
+/** Refuses the options of @fastify/rate-limit that Tollgate spells differently or does without, naming what to write instead. */
+export function refuseFastifyPeerOptions(options: object): void {
   const fields = options as Record<string, unknown>;
   for (const field of Object.keys(fields)) {
     const pointer = POINTERS[field];
@@ -65,10 +77,4 @@ export function translatePeerOptions<T extends object>(options: T): T {
   if (typeof fields.store === 'function') {
     throw invalidOption('store', "is a store class of @fastify/rate-limit's: use MemoryStore or new RedisStore({ client })", fields.store);
   }
-  const { timeWindow, ...rest } = fields;
-  if (timeWindow !== undefined && fields.windowMs !== undefined) {
-    throw invalidOption('timeWindow', 'cannot be combined with windowMs: give { max, timeWindow } or { windowMs, limit }', timeWindow);
-  }
-  if (timeWindow === undefined && (fields.max === undefined || fields.windowMs !== undefined)) return options;
-  return { ...rest, windowMs: timeWindowMs(timeWindow), max: fields.max ?? DEFAULT_MAX } as T;
 }

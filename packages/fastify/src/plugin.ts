@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin';
 import type { RateLimitPluginOptions, RouteRateLimitOptions } from './options.js';
 import { type RateLimitHook, type RequestHook, type RuleSetRateLimitHook, rateLimitHook } from './rate-limit-hook.js';
-import { givesRule, routeOptions } from './route-options.js';
+import { givesRule, refuseUnknownPluginFields, routeOptions } from './route-options.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,6 +59,7 @@ function decorateRequests(fastify: FastifyInstance, options: object): void {
 const tollgate: FastifyPluginAsync<RateLimitPluginOptions> = async (fastify, options) => {
   const { global = true, ...defaults } = options;
   if (typeof global !== 'boolean') throw invalidOption('global', 'must be a boolean', global);
+  if (!global) refuseUnknownPluginFields(defaults);
   // @fastify/rate-limit limits 1000 per minute when given nothing: say what Tollgate needs instead.
   if (global && !givesRule(defaults)) {
     throw invalidOption(

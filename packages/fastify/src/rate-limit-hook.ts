@@ -16,6 +16,7 @@ import {
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { RateLimitHookName, RateLimitOptions, RuleSetRateLimitOptions } from './options.js';
 import { translatePeerOptions } from './peer-options.js';
+import { proxyCheck } from './proxy-check.js';
 import { recordDecision } from './request-decision.js';
 
 declare module 'fastify' {
@@ -88,7 +89,9 @@ export function rateLimitHook(options: RateLimitOptions | RuleSetRateLimitOption
   const name = http.requestPropertyName ?? 'rateLimit';
   const info = http.readsOnlyAddress ? addressInfo : requestInfo;
   const check = http.checkNow ?? http.check;
+  const checkProxy = proxyCheck(http.untrustedProxy);
   const limit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    checkProxy?.(request);
     const verdict = check(info(request));
     // Known at once (memory store): the request goes on in this tick, with no promise.
     const settled =

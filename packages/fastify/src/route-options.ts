@@ -1,5 +1,14 @@
-import type { HttpBehaviourOptions, HttpRuleSetOptions, LimiterOptions } from '@tollgate/core';
-import type { HookPlacement, RateLimitOptions, RouteRateLimitOptions, RuleSetRateLimitOptions } from './options.js';
+import {
+  type FieldSet,
+  HTTP_OPTION_FIELDS,
+  type HttpBehaviourOptions,
+  type HttpRuleSetOptions,
+  type LimiterOptions,
+  refusePeerOptions,
+  refuseUnknownFields,
+} from '@tollgate/core';
+import type { HookPlacement, RateLimitOptions, RouteRateLimitOptions, RuleSetRateLimitOptions, TimeWindowRule } from './options.js';
+import { refuseFastifyPeerOptions } from './peer-options.js';
 
 /** The fields of the plugin's options besides the rule, and whether a route's `config.rateLimit` inherits them. */
 type SharedField = keyof HttpBehaviourOptions | keyof LimiterOptions | keyof HookPlacement | keyof Omit<HttpRuleSetOptions, 'rules'>;
@@ -43,6 +52,23 @@ const INHERITED = {
 } as const satisfies Record<SharedField, boolean>;
 
 const isRuleField = (field: string) => !Object.hasOwn(INHERITED, field);
+
+/** Every field the plugin's options may hold: core's HTTP options, where the hook runs, and @fastify/rate-limit's rule. */
+const PLUGIN_FIELDS: FieldSet = {
+  ...HTTP_OPTION_FIELDS,
+  ...({ hook: true, name: true, max: true, timeWindow: true } as const satisfies Record<keyof HookPlacement | keyof TimeWindowRule, true>),
+};
+
+/**
+ * Refuses plugin options holding a field no limiter takes, naming it and the closest one: with
+ * `global: false` the plugin builds no limiter of its own, and a misspelt field would count as a
+ * rule field, dropped wherever a route gives its own rule.
+ */
+export function refuseUnknownPluginFields(options: object): void {
+  refuseFastifyPeerOptions(options);
+  refusePeerOptions(options);
+  refuseUnknownFields(options, PLUGIN_FIELDS);
+}
 
 /** Whether `options` give a rule (or a rule set), not only what a rule's limiter and HTTP behaviour take. */
 export const givesRule = (options: object): boolean => Object.keys(options).some(isRuleField);

@@ -142,6 +142,12 @@ describe.each(FRAMEWORKS)('%s', (_name, Fastify) => {
       code: 'ERR_TOLLGATE_INVALID_OPTION',
       field: 'hook',
     });
+    await expect(Fastify().register(rateLimit, { global: false, kye: () => 'k' } as never)).rejects.toThrow(
+      expect.objectContaining({ code: 'ERR_TOLLGATE_INVALID_OPTION', field: 'kye', message: expect.stringContaining('did you mean key?') }),
+    );
+    await expect(Fastify().register(rateLimit, { global: false, keyGenerator: () => 'k' } as never)).rejects.toThrow(
+      expect.objectContaining({ field: 'keyGenerator', message: expect.stringContaining('use key') }),
+    );
     const app = Fastify();
     await app.register(rateLimit, { global: false });
     expect(() => app.get('/', { config: { rateLimit: true as never } }, () => 'ok')).toThrow(

@@ -16,6 +16,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { clientAddressReader } from './client-address.js';
 import { ADDRESS_FIELDS, type HonoAddressOptions, type RateLimitOptions, type RuleSetRateLimitOptions } from './options.js';
 import { refuseHonoRateLimiterOptions } from './peer-options.js';
+import { proxyCheck } from './proxy-check.js';
 import { proceed } from './response-end.js';
 
 /** The context variables the middleware sets: `c.get('rateLimit')` (absent when the request was skipped). */
@@ -127,7 +128,9 @@ export function rateLimit(options: RateLimitOptions | RuleSetRateLimitOptions): 
     ? (c: Context): HttpRequestInfo => ({ ip: clientAddress(c), method: '', path: '', headers: NO_HEADERS, raw: c })
     : (c: Context) => requestInfo(c, clientAddress(c));
   const check = http.checkNow ?? http.check;
+  const checkProxy = proxyCheck(http.untrustedProxy, address.trustProxy);
   const middleware = ((c: Context, next: Next) => {
+    checkProxy?.(c);
     const verdict = check(info(c));
     // Known at once (memory store): applied in this tick, with no promise of its own.
     if (!(verdict instanceof Promise)) return apply(c, next, verdict, handler, name);

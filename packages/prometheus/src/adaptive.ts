@@ -1,6 +1,6 @@
 import type { AdaptiveLimiter, AdaptiveSnapshot } from '@tollgate/core';
 import { Counter, Gauge, Histogram, type Metric, type Registry, register } from 'prom-client';
-import type { TollgateMetricsOptions } from './metrics.js';
+import { refuseUnknownMetricsOptions, type TollgateMetricsOptions } from './metrics.js';
 
 export interface AdaptiveMetrics {
   /**
@@ -33,6 +33,7 @@ const observedIn = new WeakMap<Registry, Map<string, AdaptiveLimiter<never>>>();
  * prefix reuses the metrics already registered there.
  */
 export function createAdaptiveMetrics(options: TollgateMetricsOptions = {}): AdaptiveMetrics {
+  refuseUnknownMetricsOptions(options);
   const registry = options.registry ?? register;
   let observed = observedIn.get(registry);
   if (observed === undefined) {

@@ -1,4 +1,4 @@
-import type { Limiter, LimiterEventName, LimiterListeners } from '@tollgate/core';
+import { type Limiter, type LimiterEventName, type LimiterListeners, refuseUnknownFields } from '@tollgate/core';
 import { Counter, Gauge, Histogram, type Metric, type Registry, register } from 'prom-client';
 
 export interface TollgateMetricsOptions {
@@ -8,6 +8,16 @@ export interface TollgateMetricsOptions {
   prefix?: string;
   /** Store latency histogram buckets, in seconds. */
   latencyBuckets?: number[];
+}
+
+const METRICS_OPTION_FIELDS = { registry: true, prefix: true, latencyBuckets: true } as const satisfies Record<
+  keyof TollgateMetricsOptions,
+  true
+>;
+
+/** Refuses metrics options holding a field they do not take, naming it and the closest one they do. */
+export function refuseUnknownMetricsOptions(options: TollgateMetricsOptions): void {
+  refuseUnknownFields(options, METRICS_OPTION_FIELDS);
 }
 
 export interface TollgateMetrics {
@@ -35,6 +45,7 @@ const DEFAULT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * prefix reuses the metrics already registered there.
  */
 export function createTollgateMetrics(options: TollgateMetricsOptions = {}): TollgateMetrics {
+  refuseUnknownMetricsOptions(options);
   const metrics = registerMetrics(options);
   const events = listeners(metrics);
   return {

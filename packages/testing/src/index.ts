@@ -37,6 +37,8 @@ export type { CurlResponse } from './markdown-sample.js';
 export { asCurlShows, headersAsShown, markdownExample, markdownSample } from './markdown-sample.js';
 export type { NodeProcessOptions } from './node-process.js';
 export { NodeProcess } from './node-process.js';
+export type { OptionTypo } from './option-typos.js';
+export { ADAPTIVE_TYPOS, expectTypoRefused, failureOf, rateLimitTypos } from './option-typos.js';
 export { findFreePort, isPortFree } from './ports.js';
 export { itTypesRateLimitOptions } from './rate-limit-types.js';
 export { describeReadmeExample } from './readme-example.js';

@@ -11,6 +11,8 @@ export interface RunTypeScriptOptions {
   env?: Record<string, string | undefined>;
   /** Default 30 s: a script still running then is killed, and the call rejects. */
   timeoutMs?: number;
+  /** The working directory, where the script's relative file paths (`'rules.yaml'`) are read. Default: the repository root. */
+  cwd?: string;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function runTypeScript(dir: string, files: Record<string, string>, 
   // Nest's (legacy) decorators, as a Nest app's tsconfig asks for them.
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { experimentalDecorators: true } }));
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(dir, entry)], {
-    cwd: rootDir,
+    cwd: options.cwd ?? rootDir,
     env: { ...process.env, ...options.env, TSX_TSCONFIG_PATH: join(dir, 'tsconfig.json') },
     timeout: options.timeoutMs ?? 30_000,
   });

@@ -10,7 +10,7 @@ export { createHttpLimiter } from './http-limiter.js';
 export { ipIdentity, normaliseIp } from './ip.js';
 export { headerText, mergeRateLimitHeaders, rateLimitMemberNames, withoutRateLimitMembers } from './merge-fields.js';
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
-export { BEHAVIOUR_FIELDS } from './options.js';
+export { BEHAVIOUR_FIELDS, HTTP_OPTION_FIELDS } from './options.js';
 export { UNTRUSTED_PROXY_WARNING } from './proxy-check.js';
 export { requestRateLimit } from './request-rate-limit.js';
 export type {

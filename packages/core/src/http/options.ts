@@ -7,7 +7,7 @@ import { SPEC_FIELDS } from '../shorthand.js';
 import type { RuleSpec } from '../spec.js';
 import { MemoryStore } from '../stores/memory-store.js';
 import type { BoundLimit, Store } from '../stores/store.js';
-import type { HttpBehaviourOptions, HttpRateLimitOptions } from './types.js';
+import type { HttpBehaviourOptions, HttpRateLimitOptions, HttpRuleSetOptions } from './types.js';
 
 /** One entry per option of `HttpBehaviourOptions`: the compiler refuses this object when one is missing. */
 export const BEHAVIOUR_FIELDS = {
@@ -34,6 +34,15 @@ export const BEHAVIOUR_FIELDS = {
  * `limits`, express-rate-limit's `windowMs` and `max`, or a field of some limit spec.
  */
 export const INLINE_FIELDS: FieldSet = { ...BEHAVIOUR_FIELDS, ...LIMITER_FIELDS, ...SPEC_FIELDS, limits: true, windowMs: true, max: true };
+
+/** The options a rule set takes; `key` is among them only to be refused first, with a reason of its own. */
+export const RULE_SET_FIELDS = { ...BEHAVIOUR_FIELDS, rules: true, user: true } as const satisfies Record<keyof HttpRuleSetOptions, true>;
+
+/**
+ * Every field the options of an HTTP limiter may hold, of an inline rule or of a rule set: what an
+ * adapter checks options against before it sorts them between limiters (a route's own, a default).
+ */
+export const HTTP_OPTION_FIELDS: FieldSet = { ...INLINE_FIELDS, ...RULE_SET_FIELDS };
 
 /** The options of an inline rule, sorted by who takes them. */
 export interface InlineOptions {

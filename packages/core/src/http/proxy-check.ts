@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 export const UNTRUSTED_PROXY_WARNING =
   'tollgate: a request carries X-Forwarded-For or Forwarded but the app trusts no proxy, so its client is taken to be the ' +
   "proxy's address and every client behind the proxy shares one budget. Tell the framework about the proxy " +
-  "(Express: app.set('trust proxy', 1); Koa: new Koa({ proxy: true }); Fastify: { trustProxy: 1 }), " +
+  "(Express: app.set('trust proxy', 1); Koa: new Koa({ proxy: true }); Fastify: { trustProxy: 1 }; Hono: rateLimit({ trustProxy: 1 })), " +
   'or set checkProxy: false when no proxy stands in front of the app.';
 
 /**

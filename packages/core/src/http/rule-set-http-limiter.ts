@@ -4,7 +4,7 @@ import type { RuleClient, RuleMatch } from '../rules/rule-set.js';
 import type { Cost } from '../units.js';
 import { type ClientAddress, clientAddresses, UNKNOWN_ADDRESS } from './client-addresses.js';
 import { parseHttpConfig } from './config.js';
-import { BEHAVIOUR_FIELDS } from './options.js';
+import { RULE_SET_FIELDS } from './options.js';
 import { policyOf } from './policies.js';
 import { untrustedProxyWarning } from './proxy-check.js';
 import type { HttpRequestInfo, HttpRuleSetLimiter, HttpRuleSetOptions, HttpVerdict } from './types.js';
@@ -12,9 +12,6 @@ import { verdictMaker } from './verdicts.js';
 
 const SKIP: HttpVerdict = { action: 'skip' };
 const SKIPPED = Promise.resolve(SKIP);
-/** The options a rule set takes; `key` is among them only to be refused first, with a reason of its own. */
-const RULE_SET_FIELDS = { ...BEHAVIOUR_FIELDS, rules: true, user: true } as const satisfies Record<keyof HttpRuleSetOptions, true>;
-
 /**
  * The HTTP limiter of a rule set: every request is matched (method, path, client address,
  * headers, user) against the rules in force at that moment, so a reload applies to the next

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { VirtualClock } from '@tollgate/testing';
 import { parseList } from 'structured-headers';
 import { describe, expect, it, vi } from 'vitest';
@@ -80,6 +81,22 @@ describe('createHttpLimiter', () => {
     const perMinute = createHttpLimiter({ perMinute: 1, clock: clock.now });
     await perMinute.check(request('203.0.113.7'));
     expect(header(await perMinute.check(request('203.0.113.7')), 'Retry-After')).toBe('60');
+  });
+
+  it.each([
+    '../../HTTP.md',
+    '../../../express/README.md',
+    '../../../koa/README.md',
+    '../../../fastify/README.md',
+    '../../../hono/README.md',
+    '../../../nestjs/README.md',
+  ])('%s says the Retry-After a client refused a concurrency slot is sent', async (doc) => {
+    const http = createHttpLimiter({ algorithm: 'concurrency', limit: 1, leaseTtl: '2m', clock: new VirtualClock().now });
+    await http.check(request('203.0.113.7'));
+    const sent = header(await http.check(request('203.0.113.7')), 'Retry-After');
+    const text = readFileSync(new URL(doc, import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(text).toContain(`with \`Retry-After: ${sent}\``);
+    expect(text).not.toMatch(/Retry-After[^.]*oldest lease/);
   });
 
   it('lets the request through once the clock has moved by Retry-After', async () => {

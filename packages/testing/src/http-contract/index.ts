@@ -6,7 +6,7 @@ import { headerStyleCases } from './header-style-cases.js';
 import { heldRequestCases } from './held-request-cases.js';
 import { inFlightCases } from './in-flight-cases.js';
 import { plainCases, rateLimitCases } from './rate-limit-cases.js';
-import { ruleSetCases, ruleSetOptionCases } from './rule-set-cases.js';
+import { optionTypoCases, ruleSetCases, ruleSetOptionCases } from './rule-set-cases.js';
 import type { ContractLimiter, HttpAdapter } from './types.js';
 
 /** `[name, framework]` rows, so describe titles show the bare name. */
@@ -34,7 +34,9 @@ export function describeHttpAdapter<Limit extends { limiter: ContractLimiter }, 
     });
   });
   describe.each(named(adapter.frameworks))('%s', (_name, framework) => plainCases(adapter, framework));
-  if (adapter.capabilities?.checksOptionsWhenCalled !== false) ruleSetOptionCases(adapter);
+  if (adapter.capabilities?.checksOptionsWhenCalled === false) return;
+  ruleSetOptionCases(adapter);
+  optionTypoCases(adapter);
 }
 
 export type { AdaptiveAdapter, AdaptiveFramework, ContractAdaptiveLimiter } from './adaptive-cases.js';

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener } from 'node:http';
 import request from 'supertest';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expectTypoRefused, failureOf, rateLimitTypos } from '../option-typos.js';
 import { RuleFile } from '../rule-file.js';
 import type { BackendContext } from './backends.js';
 import { EVENTUALLY } from './eventually.js';
@@ -230,5 +231,15 @@ export function ruleSetOptionCases<Limit extends { limiter: ContractLimiter }, S
       expect((thrown as { field?: string }).field).toBe(field);
       expect((thrown as Error).message).toContain(field);
     }
+  });
+}
+
+/** The adapter's `rateLimit` refuses a misspelt option when it is called, naming it and the option it most likely meant. */
+export function optionTypoCases<Limit extends { limiter: ContractLimiter }, Store>(adapter: HttpAdapter<Limit, Store>): void {
+  const ruleSet = adapter.kit.createRuleSet({ rules: [{ name: 'all', limit: { qps: 1 } }] });
+  it.each(rateLimitTypos(ruleSet))('rateLimit refuses a misspelt option: %s', async (_what, options, field, closest) => {
+    const error = await failureOf(() => contractRateLimit(adapter)(options));
+    expect(error).toBeInstanceOf(adapter.kit.TollgateError);
+    expectTypoRefused(error, field, closest);
   });
 }
