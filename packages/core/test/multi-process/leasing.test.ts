@@ -1,7 +1,7 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RedisClusterProcess, type RedisTarget, startRedis } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releasedTogether } from './released-together.js';
 
 const WORKER = fileURLToPath(new URL('./leasing-worker.ts', import.meta.url));
 const PROCESSES = 4;
@@ -23,25 +23,8 @@ interface Tally {
 
 /** Starts the workers, releases them together, and sums what they were admitted and what their leases answered. */
 async function acrossProcesses(target: object, rule: object, prefix: string): Promise<Tally> {
-  const workers = Array.from({ length: PROCESSES }, () =>
-    fork(WORKER, [JSON.stringify(target), prefix, String(REQUESTS_PER_PROCESS), JSON.stringify(rule)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: 'inherit',
-    }),
-  );
-  const exitedEarly = (worker: ReturnType<typeof fork>) =>
-    new Promise<never>((_, reject) => worker.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`))));
-  const failures = Promise.race(workers.map(exitedEarly));
-  await Promise.race([failures, Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))))]);
-  const results = workers.map(
-    (worker) =>
-      new Promise<Tally>((resolve, reject) => {
-        worker.once('message', (message: Tally) => resolve(message));
-        failures.catch(reject);
-      }),
-  );
-  for (const worker of workers) worker.send('go');
-  const tallies = await Promise.all(results);
+  const args = [JSON.stringify(target), prefix, String(REQUESTS_PER_PROCESS), JSON.stringify(rule)];
+  const tallies = await releasedTogether<Tally>(WORKER, args, PROCESSES);
   return { admitted: tallies.reduce((sum, t) => sum + t.admitted, 0), leased: tallies.reduce((sum, t) => sum + t.leased, 0) };
 }
 

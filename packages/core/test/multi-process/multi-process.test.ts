@@ -1,7 +1,7 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type RedisTarget, startRedis } from '@tollgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { releasedTogether } from './released-together.js';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const PROCESSES = 4;
@@ -17,25 +17,9 @@ afterAll(() => target?.close());
 
 /** Starts the workers, releases them together, and sums what they were admitted. */
 async function admittedAcrossProcesses(rule: object, prefix: string): Promise<number> {
-  const workers = Array.from({ length: PROCESSES }, () =>
-    fork(WORKER, [target.url, prefix, String(REQUESTS_PER_PROCESS), JSON.stringify(rule)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: 'inherit',
-    }),
-  );
-  const exitedEarly = (worker: ReturnType<typeof fork>) =>
-    new Promise<never>((_, reject) => worker.once('exit', (code) => code !== 0 && reject(new Error(`worker exited with ${code}`))));
-  const failures = Promise.race(workers.map(exitedEarly));
-  await Promise.race([failures, Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))))]);
-  const results = workers.map(
-    (worker) =>
-      new Promise<number>((resolve, reject) => {
-        worker.once('message', (message: { admitted: number }) => resolve(message.admitted));
-        failures.catch(reject);
-      }),
-  );
-  for (const worker of workers) worker.send('go');
-  return (await Promise.all(results)).reduce((sum, n) => sum + n, 0);
+  const args = [target.url, prefix, String(REQUESTS_PER_PROCESS), JSON.stringify(rule)];
+  const tallies = await releasedTogether<{ admitted: number }>(WORKER, args, PROCESSES);
+  return tallies.reduce((sum, t) => sum + t.admitted, 0);
 }
 
 describe(`${PROCESSES} processes × ${REQUESTS_PER_PROCESS} concurrent requests at one key on one Redis`, () => {
