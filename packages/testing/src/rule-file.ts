@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -57,8 +57,15 @@ export class RuleFile {
     return file;
   }
 
-  write(text: string): Promise<void> {
-    return writeFile(this.path, text);
+  /**
+   * Replaces the file whole (a new file renamed over it, as editors and deploy tools do): a
+   * `writeFile` in place truncates first, and a reload falling between the truncation and the
+   * write would read an empty rule set.
+   */
+  async write(text: string): Promise<void> {
+    const next = `${this.path}.${randomUUID().slice(0, 8)}.tmp`;
+    await writeFile(next, text);
+    await rename(next, this.path);
   }
 
   /**
