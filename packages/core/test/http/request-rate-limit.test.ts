@@ -16,4 +16,13 @@ describe('requestRateLimit', () => {
     expect(JSON.parse(JSON.stringify(shown))).not.toHaveProperty('current');
     expect(JSON.parse(JSON.stringify(shown))).toMatchObject({ used: 2, limit: 5, remaining: 3, key: 'k' });
   });
+
+  it("keeps the decision's own fields, the ones only some decisions have included, and adds no other", async () => {
+    const limiter = createLimiter({ algorithm: 'fixed-window', limit: 5, window: 60_000 });
+    const decision = await limiter.consume('k');
+    expect(decision.charge).toBeDefined();
+    const shown = requestRateLimit(decision, 'k');
+    expect(Object.keys(shown)).toEqual([...Object.keys(decision), 'used', 'resetTime', 'key']);
+    expect(shown).toMatchObject({ ...decision });
+  });
 });
