@@ -1,19 +1,69 @@
+import type { Socket } from 'node:net';
 import type { Request } from 'express';
 
 const FORWARDED_FOR = 'x-forwarded-for';
 const FORWARDED = 'forwarded';
 
+/** The app's compiled `trust proxy` setting, as Express keeps it (`trust proxy fn`). */
+type Trust = (address: string | undefined, hop: number) => boolean;
+
+/** Whether a connection's own address is a trusted proxy, by the trust function asked. */
+const trustedSockets = new WeakMap<Socket, { trust: Trust; trusted: boolean }>();
+
 /**
- * `req.ip`, without its getter when the answer is known: Express resolves `req.ip` with
- * proxy-addr over the socket address followed by the `X-Forwarded-For` addresses, so without an
- * `X-Forwarded-For` field it is the socket address whatever `trust proxy` says. The getter looks
- * up the app's settings and builds that list on every request. The field is looked for in
- * `rawHeaders`, a plain array, rather than through the `headers` getter.
+ * `req.ip`, without its getter: Express resolves `req.ip` with proxy-addr over the socket address
+ * followed by the `X-Forwarded-For` addresses, nearest first, stopping at the first it does not
+ * trust. Without the field that is the socket address whatever `trust proxy` says. With it, the
+ * same walk is made here from the raw headers, asking the app's trust function of every hop but
+ * the socket's, whose answer is kept per connection (its address never changes) unless the app
+ * set a function of its own, which may answer anything any time. The getter builds `req.headers`
+ * and parses the socket address with ipaddr.js on every request.
  */
 export function clientAddress(req: Request): string | undefined {
   const { socket } = req;
-  if (socket && !hasField(req.rawHeaders, FORWARDED_FOR)) return socket.remoteAddress;
-  return req.ip;
+  if (!socket) return req.ip;
+  const forwardedFor = fieldValue(req.rawHeaders, FORWARDED_FOR);
+  if (forwardedFor === undefined) return socket.remoteAddress;
+  const app = req.app;
+  const trust = app?.get('trust proxy fn') as Trust | undefined;
+  if (typeof trust !== 'function') return req.ip;
+  const socketTrusted = typeof app.get('trust proxy') === 'function' ? trust(socket.remoteAddress, 0) : trustedSocket(socket, trust);
+  return socketTrusted ? (firstUntrusted(forwardedFor, trust) ?? socket.remoteAddress) : socket.remoteAddress;
+}
+
+function trustedSocket(socket: Socket, trust: Trust): boolean {
+  const known = trustedSockets.get(socket);
+  if (known?.trust === trust) return known.trusted;
+  const trusted = trust(socket.remoteAddress, 0);
+  trustedSockets.set(socket, { trust, trusted });
+  return trusted;
+}
+
+/**
+ * The client address behind a trusted socket: the `X-Forwarded-For` addresses from the nearest,
+ * up to the first that `trust` does not trust, or the farthest; undefined when the field lists
+ * none. The field is split as proxy-addr splits it (commas, with spaces around them dropped).
+ */
+function firstUntrusted(forwardedFor: string, trust: Trust): string | undefined {
+  let hop = 1;
+  let end = forwardedFor.length;
+  let start = end;
+  let last: string | undefined;
+  for (let i = forwardedFor.length - 1; i >= -1; i--) {
+    const code = i < 0 ? 0x2c : forwardedFor.charCodeAt(i);
+    if (code === 0x20) {
+      if (start === end) start = end = i;
+    } else if (code === 0x2c) {
+      if (start !== end) {
+        if (last !== undefined && !trust(last, hop++)) return last;
+        last = forwardedFor.substring(start, end);
+      }
+      start = end = i;
+    } else {
+      start = i;
+    }
+  }
+  return last;
 }
 
 /**
@@ -36,10 +86,21 @@ export function proxyCheck(untrustedProxy: (() => void) | undefined): ((req: Req
  * object built by hand (as in express-rate-limit's own tests) may have none.
  */
 function hasField(rawHeaders: readonly string[] | undefined, lowerName: string): boolean {
-  if (rawHeaders === undefined) return false;
+  return fieldValue(rawHeaders, lowerName) !== undefined;
+}
+
+/**
+ * The value of the field named `lowerName` among the raw headers, its lines joined with ', ' as
+ * Node joins them into `req.headers`; undefined when there is none.
+ */
+function fieldValue(rawHeaders: readonly string[] | undefined, lowerName: string): string | undefined {
+  if (rawHeaders === undefined) return undefined;
+  let value: string | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName) return true;
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
+      value = value === undefined ? rawHeaders[i + 1]! : `${value}, ${rawHeaders[i + 1]!}`;
+    }
   }
-  return false;
+  return value;
 }
