@@ -23,7 +23,7 @@ export interface RetryPolicy {
 }
 
 export interface ThrottledFetchEvents {
-  /** The upstream asked every caller of `key` to hold off `pauseMs` (from `header`). */
+  /** The upstream asked every caller of `key` to hold off `pauseMs` (from `header`); called once the pause is shared, so a call started after it waits. */
   pause?: (event: { key: string; pauseMs: number; header: string; status: number }) => void;
   /** A 429/503 answer to an idempotent request; it goes out again after `waitMs` at the earliest. */
   retry?: (event: { key: string; attempt: number; status: number; waitMs: number }) => void;

@@ -102,7 +102,8 @@ async function learn(options: ResolvedOptions, pauses: SharedPause, key: string,
   if (limits.budgets.length > 0) events.budget?.({ key, budgets: limits.budgets });
   const retryAfterIgnored = limits.ignored.some((ignored) => ignored.header === 'retry-after');
   if (limits.pauseMs <= 0) return { pauseMs: 0, retryAfterIgnored };
-  events.pause?.({ key, pauseMs: limits.pauseMs, header: limits.pauseFrom!, status: response.status });
   await pauses.pause(key, limits.pauseMs);
+  // Told once the pause is in the store: a call any process starts from then on waits it out.
+  events.pause?.({ key, pauseMs: limits.pauseMs, header: limits.pauseFrom!, status: response.status });
   return { pauseMs: limits.pauseMs, retryAfterIgnored };
 }

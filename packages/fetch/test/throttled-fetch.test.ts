@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { createLimiter } from '@tollgate/core';
+import { createLimiter, MemoryStore, type Store } from '@tollgate/core';
 import { rateLimit } from '@tollgate/express';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -137,6 +137,32 @@ describe('createThrottledFetch against a server sending only X-RateLimit-* and R
     setTimeout(() => controller.abort(new Error('stop')), 20);
     await expect(waiting).rejects.toThrow('stop');
     expect(server.arrivals).toHaveLength(1);
+  });
+});
+
+/** A store shared by two "processes" whose writes land 50 ms after they are sent, as over a slow link; reads answer at once. */
+function slowWritingStore(): Store {
+  const memory = new MemoryStore();
+  return {
+    execute: (operation) => (operation.kind === 'peek' ? memory.execute(operation) : delayed(50, () => memory.execute(operation))),
+  };
+}
+
+describe('the pause event', () => {
+  it('comes once the pause is shared: a call another process starts then waits it out', async () => {
+    const upstream = await track(startPausingUpstream(1));
+    const store = slowWritingStore();
+    const other = createThrottledFetch({ limiter: createLimiter({ qps: 1000 }), store, retry: false });
+    let started: Promise<Response> | undefined;
+    const first = createThrottledFetch({
+      limiter: createLimiter({ qps: 1000 }),
+      store,
+      retry: false,
+      events: { pause: () => (started = other(upstream.url)) },
+    });
+    expect((await first(upstream.url)).status).toBe(429);
+    expect((await started!).status).toBe(200);
+    expect(upstream.hitsWhilePaused()).toEqual([]);
   });
 });
 
