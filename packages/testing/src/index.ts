@@ -40,6 +40,7 @@ export { NodeProcess } from './node-process.js';
 export type { OptionTypo } from './option-typos.js';
 export { ADAPTIVE_TYPOS, expectTypoRefused, failureOf, rateLimitTypos } from './option-typos.js';
 export { findFreePort, isPortFree } from './ports.js';
+export { expectOneProxyWarning } from './proxy-check.js';
 export { itTypesRateLimitOptions } from './rate-limit-types.js';
 export { describeReadmeExample } from './readme-example.js';
 export type { RedisClusterOptions } from './redis-cluster.js';
