@@ -1,5 +1,24 @@
 import type { Context } from 'hono';
+import { nodeRequestOf } from './node-bindings.js';
 import type { TrustProxy } from './options.js';
+
+/**
+ * Whether the request names its client in `X-Forwarded-For` or `Forwarded`. On `@hono/node-server`
+ * the Node request's raw headers are read: `c.req.raw.headers` would make it build a whole
+ * `Request` for every request.
+ */
+function namesClient(c: Context): boolean {
+  const rawHeaders = nodeRequestOf(c)?.rawHeaders;
+  if (rawHeaders === undefined) {
+    const { headers } = c.req.raw;
+    return headers.has('x-forwarded-for') || headers.has('forwarded');
+  }
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (name === 'x-forwarded-for' || name === 'forwarded') return true;
+  }
+  return false;
+}
 
 /**
  * Calls `untrustedProxy` for the first request naming its client in `X-Forwarded-For` or
@@ -13,9 +32,7 @@ export function proxyCheck(
   if (untrustedProxy === undefined || (trustProxy !== undefined && trustProxy !== false)) return undefined;
   let warned = false;
   return (c) => {
-    if (warned) return;
-    const { headers } = c.req.raw;
-    if (!headers.has('x-forwarded-for') && !headers.has('forwarded')) return;
+    if (warned || !namesClient(c)) return;
     warned = true;
     untrustedProxy();
   };

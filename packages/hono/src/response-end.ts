@@ -1,15 +1,8 @@
-import type { ServerResponse } from 'node:http';
 import { holdUnlessClosed, settleWhenDone } from '@tollgate/core';
 import type { Context } from 'hono';
+import { nodeResponseOf } from './node-bindings.js';
 
 type Settle = (statusCode: number | undefined, response?: unknown) => void;
-
-/** The Node response of a request served by `@hono/node-server` (its bindings are the app's env), else undefined. */
-function nodeResponseOf(c: Context): ServerResponse | undefined {
-  const env = c.env as { outgoing?: ServerResponse; server?: { outgoing?: ServerResponse } } | undefined;
-  const outgoing = env?.outgoing ?? env?.server?.outgoing;
-  return typeof outgoing?.once === 'function' ? outgoing : undefined;
-}
 
 /** Resolves true after `delayMs`, or false as soon as `signal` aborts (the timer is then dropped). */
 function holdUnlessAborted(signal: AbortSignal, delayMs: number): Promise<boolean> {

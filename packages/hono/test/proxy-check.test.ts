@@ -27,6 +27,16 @@ describe('Hono behind a proxy it does not trust', () => {
     expect(warn.mock.calls).toEqual([[UNTRUSTED_PROXY_WARNING]]);
   });
 
+  it('warns off @hono/node-server too, reading the Request', async () => {
+    const logger = { warn: vi.fn(), error: vi.fn() };
+    const getConnInfo = () => ({ remote: { address: '127.0.0.1' } });
+    const app = new Hono().use(rateLimit({ perMinute: 100, logger, getConnInfo })).get('/', (c) => c.text('ok'));
+    expect((await app.request('/')).status).toBe(200);
+    expect(logger.warn).not.toHaveBeenCalled();
+    expect((await app.request('/', { headers: { forwarded: 'for=198.51.100.8' } })).status).toBe(200);
+    expect(logger.warn.mock.calls).toEqual([[UNTRUSTED_PROXY_WARNING]]);
+  });
+
   it('says nothing once trustProxy is set, or with checkProxy: false', async () => {
     for (const options of [{ trustProxy: 1 }, { trustProxy: 'loopback' }, { checkProxy: false }]) {
       const { listener, warn } = appWith(options);
