@@ -98,9 +98,23 @@ function fieldValue(rawHeaders: readonly string[] | undefined, lowerName: string
   let value: string | undefined;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName) {
+    if (sameFieldName(name, lowerName)) {
       value = value === undefined ? rawHeaders[i + 1]! : `${value}, ${rawHeaders[i + 1]!}`;
     }
   }
   return value;
+}
+
+/**
+ * Whether `name` is `lowerName` in any case. Field names are tokens (ASCII), so setting the 0x20
+ * bit folds a letter to lower case; `toLowerCase` would take ICU's path and build a string.
+ */
+function sameFieldName(name: string, lowerName: string): boolean {
+  if (name.length !== lowerName.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    const lower = code >= 0x41 && code <= 0x5a ? code | 0x20 : code;
+    if (lower !== lowerName.charCodeAt(i)) return false;
+  }
+  return true;
 }

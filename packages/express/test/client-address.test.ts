@@ -69,16 +69,20 @@ describe('clientAddress on one keep-alive connection, against req.ip', () => {
     return new Promise((resolve) => server.close(resolve));
   });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  /** `X-Forwarded-For` in any case: a field name is matched without regard to case. */
+  const fieldName = fc
+    .array(fc.boolean(), { minLength: 15, maxLength: 15 })
+    .map((upper) => [...'x-forwarded-for'].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
 
-  /** One request on the kept connection, with the field's lines as given. */
-  function ask(lines: readonly string[]): Promise<{ address: string | null; ip: string | null }> {
+  /** One request on the kept connection, with the field's lines as given, under `name`. */
+  function ask(name: string, lines: readonly string[]): Promise<{ address: string | null; ip: string | null }> {
     return new Promise((resolve, reject) => {
       const req = httpRequest({ port, host: '127.0.0.1', path: '/', agent }, (res) => {
         let body = '';
         res.on('data', (chunk) => (body += chunk));
         res.on('end', () => resolve(JSON.parse(body)));
       });
-      if (lines.length > 0) req.setHeader('X-Forwarded-For', [...lines]);
+      if (lines.length > 0) req.setHeader(name, [...lines]);
       req.on('error', reject);
       req.end();
     });
@@ -89,8 +93,8 @@ describe('clientAddress on one keep-alive connection, against req.ip', () => {
     async (_label, trust) => {
       app.set('trust proxy', trust);
       await fc.assert(
-        fc.asyncProperty(fc.array(forwardedFor, { maxLength: 3 }), async (lines) => {
-          const { address, ip } = await ask(lines);
+        fc.asyncProperty(fieldName, fc.array(forwardedFor, { maxLength: 3 }), async (name, lines) => {
+          const { address, ip } = await ask(name, lines);
           expect(address).toBe(ip);
         }),
         { numRuns: 60 },
