@@ -1,7 +1,8 @@
 -- Runs a batch of operations, in order, atomically.
--- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), the header, op_count,
--- the ops, the call id. The header is one argument: fields separated by single spaces (a field may
--- be empty), which are rule_count, then per rule:
+-- ARGV: the header, op_count, the ops, the call id; a call of one op that carries nothing but its
+-- shape (so shape 1) sends the header and the call id alone. The header is one argument: fields
+-- separated by single spaces (a field may be empty), which are ttl_slack_ms (added to the TTL of
+-- keys written on a client's clock), rule_count, then per rule:
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
@@ -300,25 +301,25 @@ local function fields_of(header)
   return fields
 end
 
--- The shapes of the call's header (read_rules, then read_shapes), from `parsed` when a call before
--- carried the same header. A header with a client's time in its shapes changes at every call: it
--- is not kept.
-local function read_header(header)
-  local shapes = parsed[header]
-  if shapes then return shapes end
-  local fields = fields_of(header)
-  local rules, a = read_rules(fields, 1)
+-- The call's header, { slack = ttl_slack_ms, shapes = read_shapes after read_rules }, from `parsed`
+-- when a call before carried the same text. A header with a client's time in its shapes changes at
+-- every call: it is not kept.
+local function read_header(text)
+  local header = parsed[text]
+  if header then return header end
+  local fields = fields_of(text)
+  local rules, a = read_rules(fields, 2)
   -- Every place filled up front, rather than tables growing op by op.
   for _, rule in pairs(rules) do
     for d = #fresh + 1, rule.doubles do fresh[d], fresh_ttl[d], scratch[d] = 0, false, 0 end
   end
-  shapes = read_shapes(fields, rules, a)
-  for _, shape in pairs(shapes) do
-    if shape.now then return shapes end
+  header = { slack = tonumber(fields[1]), shapes = (read_shapes(fields, rules, a)) }
+  for _, shape in pairs(header.shapes) do
+    if shape.now then return header end
   end
   if parsed_count == MAX_PARSED then parsed, parsed_count = {}, 0 end
-  parsed[header], parsed_count = shapes, parsed_count + 1
-  return shapes
+  parsed[text], parsed_count = header, parsed_count + 1
+  return header
 end
 
 -- The call's Redis TIME in milliseconds once an op read it (read_server_now), else nil: reset at
@@ -535,10 +536,10 @@ end
 
 -- A call of one op of a `lone` shape (a decision sent alone, as with one in flight): what run_ops
 -- does for it, the same read, write and reply, without the batch's machinery.
-local function consume_lone(KEYS, ARGV, shape)
+local function consume_lone(KEYS, ARGV, shape, slack)
   local rule, now, ttl_extra = shape.rule, shape.now, 0
   if now then
-    ttl_extra = tonumber(ARGV[1])
+    ttl_extra = slack
   else
     read_server_now()
     now = server_now
@@ -556,11 +557,14 @@ end
 -- Runs the call: its ops, in order, each atomic; returns the reply described above.
 local function run_batch(KEYS, ARGV)
   server_now = nil
-  local shapes, a = read_header(ARGV[2]), 3
-  local first = shapes[ARGV[a + 1]]
-  if first.lone and ARGV[a] == '1' then return consume_lone(KEYS, ARGV, first) end
-  local slack = tonumber(ARGV[1])
-  local first_kind = first.kind
+  local header, a = read_header(ARGV[1]), 2
+  local shapes, slack = header.shapes, header.slack
+  if #ARGV == 2 then
+    local shape = shapes['1']
+    if shape.lone then return consume_lone(KEYS, ARGV, shape, slack) end
+    ARGV = { ARGV[1], '1', '1', ARGV[2] }
+  end
+  local first_kind = shapes[ARGV[a + 1]].kind
   local fetched = NOTHING
   if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 's' or first_kind == 'l' then fetched = check_types(KEYS, ARGV, shapes, a) end
 
