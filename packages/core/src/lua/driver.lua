@@ -1,7 +1,8 @@
 -- Runs a batch of operations, in order, atomically.
--- ARGV: ttl_slack_ms (added to the TTL of keys written on a client's clock), the header, op_count,
--- the ops, the call id. The header is one argument: fields separated by single spaces (a field may
--- be empty), which are rule_count, then per rule:
+-- ARGV: the header, op_count, the ops, the call id; a call of one op that carries nothing but its
+-- shape (so shape 1) sends the header and the call id alone. The header is one argument: fields
+-- separated by single spaces (a field may be empty), which are ttl_slack_ms (added to the TTL of
+-- keys written on a client's clock), rule_count, then per rule:
 --   limit_count, then per limit: algorithm name (its ALGOS entry), param_count, then that many params
 --   (the TypeScript `luaArgs`: the step's `p`);
 --   then shape_count, then per shape: kind ('c' consume | 'p' peek | 'r' reset | 'l' release the lease
@@ -106,6 +107,29 @@ local function unpack_doubles(value, rule)
   return doubles
 end
 
+-- Writes the packed key of a rule of one string limit: its doubles in `fresh`, kept `ttl` ms (<= 0 deletes it).
+local function write_lone(key, rule, fresh, ttl)
+  if ttl <= 0 then
+    redis.call('DEL', key)
+  elseif rule.doubles == 1 then
+    set_state(key, spack(rule.layout, fresh[1]), ttl)
+  else
+    -- Its 3 doubles at most: struct.pack ignores what its layout does not take.
+    set_state(key, spack(rule.layout, fresh[1], fresh[2], fresh[3]), ttl)
+  end
+end
+
+-- A lone limit's 3 doubles at most, read from its packed `value` (never NaN: it is deleted, not
+-- marked, when its TTL runs out) into `lone`, a table reused from op to op; a single double in one store.
+local function read_lone(value, rule, lone)
+  if rule.doubles == 1 then
+    lone[1] = sunpack(rule.layout, value)
+  else
+    lone[1], lone[2], lone[3] = sunpack(rule.layout, value)
+  end
+  return lone
+end
+
 -- Writes the packed key: the places given a new state in `fresh` (with its TTL in fresh_ttl;
 -- <= 0 clears it) and the rest as they were in `old`, kept as long as its longest-lived limit.
 local function write_packed(key, rule, old, fresh, fresh_ttl)
@@ -113,15 +137,7 @@ local function write_packed(key, rule, old, fresh, fresh_ttl)
   if count == 1 then
     local ttl = fresh_ttl[1]
     -- Unchanged: nothing to write.
-    if not ttl then return end
-    if ttl <= 0 then
-      redis.call('DEL', key)
-    elseif rule.doubles == 1 then
-      set_state(key, spack(rule.layout, fresh[1]), ttl)
-    else
-      -- Its 3 doubles at most: struct.pack ignores what its layout does not take.
-      set_state(key, spack(rule.layout, fresh[1], fresh[2], fresh[3]), ttl)
-    end
+    if ttl then write_lone(key, rule, fresh, ttl) end
     return
   end
   local longest, kept = 0, false
@@ -154,19 +170,22 @@ end
 
 -- The shapes of the batch's ops, starting at fields[a]: { kind, now (false: Redis TIME), cost, rule,
 -- token (true: each op carries one), costs (true: each op carries a cost per limit), minimum (true:
--- each op carries a minimum cost) }, indexed by the text ops name them by; and the index of the
--- first field after them.
+-- each op carries a minimum cost), lone (true: a consume of a rule of one string limit with none of
+-- these, which a call of that one op runs as consume_lone) }, indexed by the text ops name them by;
+-- and the index of the first field after them.
 local function read_shapes(fields, rules, a)
   local shapes = {}
   for s = 1, tonumber(fields[a]) do
+    local kind, rule, flags = fields[a + 1], rules[fields[a + 4]], fields[a + 5]
     shapes[tostring(s)] = {
-      kind = fields[a + 1],
+      kind = kind,
       now = fields[a + 2] ~= '' and tonumber(fields[a + 2]),
       cost = tonumber(fields[a + 3]),
-      rule = rules[fields[a + 4]],
-      token = string.find(fields[a + 5], 't', 1, true) ~= nil,
-      costs = string.find(fields[a + 5], 'v', 1, true) ~= nil,
-      minimum = string.find(fields[a + 5], 'm', 1, true) ~= nil,
+      rule = rule,
+      token = string.find(flags, 't', 1, true) ~= nil,
+      costs = string.find(flags, 'v', 1, true) ~= nil,
+      minimum = string.find(flags, 'm', 1, true) ~= nil,
+      lone = kind == 'c' and flags == '' and #rule.algos == 1 and rule.packed == 1,
     }
     a = a + 5
   end
@@ -282,25 +301,25 @@ local function fields_of(header)
   return fields
 end
 
--- The shapes of the call's header (read_rules, then read_shapes), from `parsed` when a call before
--- carried the same header. A header with a client's time in its shapes changes at every call: it
--- is not kept.
-local function read_header(header)
-  local shapes = parsed[header]
-  if shapes then return shapes end
-  local fields = fields_of(header)
-  local rules, a = read_rules(fields, 1)
+-- The call's header, { slack = ttl_slack_ms, shapes = read_shapes after read_rules }, from `parsed`
+-- when a call before carried the same text. A header with a client's time in its shapes changes at
+-- every call: it is not kept.
+local function read_header(text)
+  local header = parsed[text]
+  if header then return header end
+  local fields = fields_of(text)
+  local rules, a = read_rules(fields, 2)
   -- Every place filled up front, rather than tables growing op by op.
   for _, rule in pairs(rules) do
     for d = #fresh + 1, rule.doubles do fresh[d], fresh_ttl[d], scratch[d] = 0, false, 0 end
   end
-  shapes = read_shapes(fields, rules, a)
-  for _, shape in pairs(shapes) do
-    if shape.now then return shapes end
+  header = { slack = tonumber(fields[1]), shapes = (read_shapes(fields, rules, a)) }
+  for _, shape in pairs(header.shapes) do
+    if shape.now then return header end
   end
   if parsed_count == MAX_PARSED then parsed, parsed_count = {}, 0 end
-  parsed[header], parsed_count = shapes, parsed_count + 1
-  return shapes
+  parsed[text], parsed_count = header, parsed_count + 1
+  return header
 end
 
 -- The call's Redis TIME in milliseconds once an op read it (read_server_now), else nil: reset at
@@ -308,7 +327,23 @@ end
 local server_now
 local function read_server_now()
   local t = redis.call('TIME')
-  server_now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  -- Arithmetic converts each string once; tonumber() would parse it twice.
+  server_now = t[1] * 1000 + math.floor(t[2] / 1000)
+end
+
+-- Puts a limit's answer in `reply` after reply[r]; returns the index of its last element. Allowed
+-- with no delay (nearly every limit of nearly every decision): remaining, reset_ms. Otherwise
+-- -1 - remaining, reset_ms, verdict.
+local function put_outcome(reply, r, allowed, remaining, reset, retry, delay)
+  local verdict = delay
+  if allowed == 0 then verdict = -2 - retry end
+  if verdict ~= 0 then remaining = -1 - remaining end
+  -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
+  if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
+  reply[r + 1], reply[r + 2] = remaining, reset
+  if verdict == 0 then return r + 2 end
+  reply[r + 3] = verdict
+  return r + 3
 end
 
 -- Runs the ops from ARGV[ops_at] (`shapes` and `fetched` as run_batch has them, `slack` the
@@ -370,14 +405,7 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
       -- A value of another length (not written by this script) reads as no state.
       if value and #value == rule.bytes then
         if packed == 1 then
-          -- A lone limit's 3 doubles at most (never NaN: it is deleted, not marked, when its TTL
-          -- runs out), in a table reused from op to op; a single double in one store.
-          if rule.doubles == 1 then
-            lone[1] = sunpack(rule.layout, value)
-          else
-            lone[1], lone[2], lone[3] = sunpack(rule.layout, value)
-          end
-          old = lone
+          old = read_lone(value, rule, lone)
         else
           old = unpack_doubles(value, rule)
         end
@@ -462,20 +490,8 @@ local function run_ops(KEYS, ARGV, shapes, fetched, ops_at, slack, group_kind)
           allowed, remaining, reset, retry, delay, ttl = 0, 0, block_ttl, block_ttl, 0, nil
         end
       end
-      -- Allowed with no delay (nearly every limit of nearly every decision): remaining, reset_ms.
-      -- Otherwise -1 - remaining, reset_ms, verdict.
-      local verdict = delay
-      if allowed == 0 then verdict = -2 - retry end
-      if verdict ~= 0 then remaining = -1 - remaining end
-      -- Counts near 2^53 go back as text: node-redis reads integer replies that large off by a few.
-      if remaining > 4503599627370496 or remaining < -4503599627370496 then remaining = format('%d', remaining) end
-      reply[r + 1], reply[r + 2] = remaining, reset
       if allowed == 0 then refused_op[i], refused_at[i] = op, r + 1 end
-      r = r + 2
-      if verdict ~= 0 then
-        r = r + 1
-        reply[r] = verdict
-      end
+      r = put_outcome(reply, r, allowed, remaining, reset, retry, delay)
       if allowed == 0 then
         all_allowed = false
       else
@@ -518,11 +534,36 @@ local function reply_of(reply)
   return reply
 end
 
+-- A call of one op of a `lone` shape (a decision sent alone, as with one in flight): what run_ops
+-- does for it, the same read, write and reply, without the batch's machinery.
+local function consume_lone(KEYS, ARGV, shape, slack)
+  local rule, now, ttl_extra = shape.rule, shape.now, 0
+  if now then
+    ttl_extra = slack
+  else
+    read_server_now()
+    now = server_now
+  end
+  local key, old = KEYS[1], NOTHING
+  local value = redis.call('GET', key)
+  if value and #value == rule.bytes then old = read_lone(value, rule, lone) end
+  local allowed, remaining, reset, retry, delay, ttl = rule.algos[1].step(key, rule.params[1], shape.cost, now, '', old, 1, fresh)
+  if allowed == 1 and ttl then write_lone(key, rule, fresh, ttl + ttl_extra) end
+  local reply = { ARGV[#ARGV], server_now or 0, 0, 0 }
+  put_outcome(reply, 2, allowed, remaining, reset, retry, delay)
+  return reply
+end
+
 -- Runs the call: its ops, in order, each atomic; returns the reply described above.
 local function run_batch(KEYS, ARGV)
   server_now = nil
-  local slack = tonumber(ARGV[1])
-  local shapes, a = read_header(ARGV[2]), 3
+  local header, a = read_header(ARGV[1]), 2
+  local shapes, slack = header.shapes, header.slack
+  if #ARGV == 2 then
+    local shape = shapes['1']
+    if shape.lone then return consume_lone(KEYS, ARGV, shape, slack) end
+    ARGV = { ARGV[1], '1', '1', ARGV[2] }
+  end
   local first_kind = shapes[ARGV[a + 1]].kind
   local fetched = NOTHING
   if tonumber(ARGV[a]) > 1 or first_kind == 'f' or first_kind == 'g' or first_kind == 'n' or first_kind == 's' or first_kind == 'l' then fetched = check_types(KEYS, ARGV, shapes, a) end

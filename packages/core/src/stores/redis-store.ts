@@ -189,12 +189,14 @@ export class RedisStore implements Store {
 
   /** Sends `batch` as one script call; a `group` is all or nothing (see `executeGroup`). */
   private send(batch: Pending[], slot: number, attempt = 0, group = false): void {
-    // In the driver's order: slack, the header (rules and shapes, one argument), operations, call id.
-    const header: string[] = [];
-    const args: string[] = [this.ttlSlackMs, ''];
+    // In the driver's order: the header (slack, rules and shapes, one argument), operations, call id.
+    const header: string[] = [this.ttlSlackMs];
+    const args: string[] = [''];
     const indexOf = pushBatchRules(batch, header);
     const keys = pushBatchOps(batch, indexOf, this.clock, header, args, group);
-    args[1] = header.join(' ');
+    args[0] = header.join(' ');
+    // One operation carrying nothing but its shape (op count 1, shape 1): the driver reads it from the header alone.
+    if (args.length === 3) args.length = 1;
     // Comes back in front of the reply: a reply without it is another call's.
     const callId = uniqueToken();
     args.push(callId);
