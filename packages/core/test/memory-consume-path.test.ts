@@ -1,14 +1,14 @@
 import { VirtualClock } from '@tollgate/testing';
 import { describe, expect, it } from 'vitest';
+import { createLimiter, type Decision, type LimitSpec, MemoryStore, type Store } from '../src/index.js';
 import { consumeNowOf } from '../src/limiter.js';
-import { type CreateLimiterOptions, createLimiter, type Decision, MemoryStore, type Store } from '../src/index.js';
 
 /**
  * A single-limit consume on the memory store is decided without an operation or StoreResult (see
  * `MemoryStore.consumeOne`); behind any other store the same MemoryStore answers operations, folded
  * by `toDecision`. Both must give the same decisions, field for field.
  */
-const RULES: Record<string, Omit<CreateLimiterOptions, 'store' | 'clock'>> = {
+const RULES: Record<string, LimitSpec> = {
   gcra: { algorithm: 'gcra', rate: 2, period: '1s', burst: 3 },
   'gcra in reserve mode': { algorithm: 'gcra', rate: 2, period: '1s', burst: 2, mode: 'reserve', maxDelay: '1s' },
   'fixed window': { algorithm: 'fixed-window', limit: 3, window: '1s' },
@@ -21,11 +21,11 @@ function behindOperations(memory: MemoryStore): Store {
   return { execute: (operation) => memory.execute(operation) };
 }
 
-async function trace(rule: Omit<CreateLimiterOptions, 'store' | 'clock'>, wrap: (memory: MemoryStore) => Store): Promise<Decision[]> {
+async function trace(rule: LimitSpec, wrap: (memory: MemoryStore) => Store): Promise<Decision[]> {
   const clock = new VirtualClock();
   const store = wrap(new MemoryStore({ clock: clock.now }));
   // Any other store gets a deny cache by default, which would answer some denials itself.
-  const limiter = createLimiter({ ...rule, clock: clock.now, store, denyCache: false } as CreateLimiterOptions);
+  const limiter = createLimiter({ ...rule, clock: clock.now, store, denyCache: false });
   const decisions: Decision[] = [];
   for (let i = 0; i < 24; i++) {
     decisions.push(await limiter.consume(i % 5 === 0 ? 'b' : 'a', i % 7 === 3 ? { cost: 2 } : undefined));
@@ -50,7 +50,7 @@ describe('a single-limit consume on the memory store', () => {
 
   it('decides as consume does when decided at once (consumeNowOf)', async () => {
     const clock = new VirtualClock();
-    const options = { ...RULES['gcra in reserve mode']!, clock: clock.now } as CreateLimiterOptions;
+    const options = { ...RULES['gcra in reserve mode']!, clock: clock.now };
     const now = consumeNowOf(createLimiter({ ...options, store: new MemoryStore({ clock: clock.now }) }))!;
     const later = createLimiter({ ...options, store: new MemoryStore({ clock: clock.now }) });
     for (let i = 0; i < 8; i++) {
