@@ -190,6 +190,26 @@ export function oneLimitDecision(
     : { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits, source, decidedAtMs };
 }
 
+/**
+ * The decision of a consume of `cost` on a single-limit rule with no block, committed exactly when
+ * its limit's `outcome` allows it: what `oneLimitDecision` answers then, charge included.
+ */
+export function consumedDecision(
+  outcome: Outcome,
+  { name, limit, policy }: LimitInfo,
+  decidedAtMs: number,
+  cost: number,
+  token: string,
+): Decision {
+  const { allowed, remaining, resetAfterMs, delayMs } = outcome;
+  const retryAfterMs = allowed ? 0 : outcome.retryAfterMs;
+  const limits: LimitDecision[] = [{ name, limit, policy, allowed, remaining, resetAfterMs, retryAfterMs, delayMs }];
+  const source = 'store';
+  if (!allowed) return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs: 0, limitName: name, limits, source, decidedAtMs };
+  const charge = { atMs: decidedAtMs, cost, token };
+  return { allowed, limit, remaining, resetAfterMs, retryAfterMs, delayMs, limitName: name, limits, source, decidedAtMs, charge };
+}
+
 function multiLimitDecision(
   kind: StoreOperation['kind'],
   result: StoreResult,

@@ -96,8 +96,12 @@ export class LimiterEvents {
   }
 
   has(event: LimiterEventName): boolean {
-    // Most limiters have no listener: asked on every decision, spare them the lookup.
-    return this.listeners.size !== 0 && this.listeners.has(event);
+    return this.listened() && this.listeners.has(event);
+  }
+
+  /** Whether any event has a listener: most limiters have none, and are asked on every decision. */
+  listened(): boolean {
+    return this.listeners.size !== 0;
   }
 
   on<E extends LimiterEventName>(event: E, listener: LimiterListener<E>): () => void {

@@ -1,5 +1,5 @@
 import type { Charge } from './algorithms/types.js';
-import { type Decision, type LimitInfo, limitInfo, oneLimitDecision, toDecision } from './decision.js';
+import { type Decision, type LimitInfo, limitInfo, toDecision } from './decision.js';
 import { TollgateError } from './errors.js';
 import { assertIdentity, encodeIdentity, type Keyspace, keyspacesFor } from './keys.js';
 import type { ChosenField, LimiterConfig } from './limiter-config.js';
@@ -79,9 +79,10 @@ export class LimiterCalls {
     perLimit?: PerLimitCosts,
   ): Promise<Decision> {
     try {
-      const operation = this.operation(kind, key, cost, token, checked, charge, perLimit);
-      if (this.memory === undefined) return this.guarded.call(operation, this.lastStored);
-      return settled(this.inMemory(this.memory, operation, this.lastStored));
+      if (this.memory === undefined)
+        return this.guarded.call(this.operation(kind, key, cost, token, checked, charge, perLimit), this.lastStored);
+      if (kind === 'consume' && perLimit === undefined) return settled(this.consumeInMemory(this.memory, key, cost, token, checked));
+      return settled(this.inMemory(this.memory, this.operation(kind, key, cost, token, checked, charge, perLimit), this.lastStored));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -116,8 +117,13 @@ export class LimiterCalls {
    * took comes back as `decision.lease`, named by the key as stored.
    */
   consume(key: string, cost: number, checked: readonly BoundLimit[] = this.limits, costs?: readonly number[]): Promise<Decision> {
+    if (this.needsToken) return this.consumeNamed(key, cost, checked, costs);
+    return this.run('consume', key, cost, '', checked, undefined, costs === undefined ? undefined : { costs });
+  }
+
+  /** A consume of a rule that names its members or leases after a token of its own. */
+  private consumeNamed(key: string, cost: number, checked: readonly BoundLimit[], costs: readonly number[] | undefined): Promise<Decision> {
     const perLimit = costs === undefined ? undefined : { costs };
-    if (!this.needsToken) return this.run('consume', key, cost, '', checked, undefined, perLimit);
     const token = uniqueToken();
     const decision = this.run('consume', key, cost, token, checked, undefined, perLimit);
     if (!this.holdsLeases) return decision;
@@ -138,7 +144,7 @@ export class LimiterCalls {
   /** The consume of cost 1 on every limit, decided before this returns (`answersNow` only); throws what `consume` would reject with. */
   consumeNow(key: string): Decision {
     const token = this.needsToken ? uniqueToken() : '';
-    const decision = this.inMemory(this.memory!, this.operation('consume', key, 1, token, this.limits), this.lastStored);
+    const decision = this.consumeInMemory(this.memory!, key, 1, token, this.limits);
     return this.holdsLeases ? withLease(decision, this.lastStored, token) : decision;
   }
 
@@ -161,7 +167,7 @@ export class LimiterCalls {
   /** The decision, as `consume` reports it, of a group's result for an operation of `groupConsume`. */
   groupDecision(operation: StoreOperation, stored: string, result: StoreResult): Decision {
     const verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
-    return this.decisions.report(operation, stored, verdict, 0);
+    return this.decisions.report(operation.kind, operation.cost, stored, verdict, 0);
   }
 
   private operation(
@@ -212,21 +218,24 @@ export class LimiterCalls {
     return this.lastIdentity;
   }
 
-  private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {
-    // The memory store reads the time it decides at: no second clock read per decision.
-    const { kind, limits, cost, costs, token } = operation;
-    let verdict: Decision;
-    // A consume of one limit (and no block: that is a second) needs no StoreResult; a peek reports `found`.
-    if (limits.length === 1 && costs === undefined && kind === 'consume') {
-      const now = operation.nowMs ?? memory.now();
-      const outcome = memory.decideOne(operation, now);
-      const committed = outcome.allowed;
-      verdict = oneLimitDecision(kind, committed, outcome, this.infos[0]!, now, committed ? { atMs: now, cost, token } : undefined, cost);
-    } else {
-      const result = memory.executeSync(operation);
-      verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
+  /** A consume of `cost` (the same on every limit) on the memory store. */
+  private consumeInMemory(memory: MemoryStore, key: string, cost: number, token: string, checked: readonly BoundLimit[]): Decision {
+    // A single limit (and no block: that is a second) needs no operation to send nor StoreResult to fold.
+    if (checked.length !== 1 || this.config.block !== undefined) {
+      return this.inMemory(memory, this.operation('consume', key, cost, token, checked), this.lastStored);
     }
-    return this.decisions.report(operation, key, verdict, 0);
+    if (this.chosenPerCall !== undefined) throw limitNotChosen(this.chosenPerCall);
+    const identity = this.identityOf(key);
+    // The memory store reads the time it decides at: no second clock read per decision.
+    const now = this.clock?.() ?? memory.now();
+    const verdict = memory.consumeOne(this.keyspaces[0]!, identity, checked[0]!, this.infos[0]!, cost, token, now);
+    return this.decisions.report('consume', cost, this.lastStored, verdict, 0);
+  }
+
+  private inMemory(memory: MemoryStore, operation: StoreOperation, key: string): Decision {
+    const result = memory.executeSync(operation);
+    const verdict = toDecision(operation, result, this.infos, result.decidedAtMs ?? this.config.now());
+    return this.decisions.report(operation.kind, operation.cost, key, verdict, 0);
   }
 }
 

@@ -29,7 +29,7 @@ export function limiterOf(config: LimiterConfig): Limiter {
 
 /** A limiter of `config`, answered by `fallback` when its store fails; `variants` gives its `withLimits`. */
 function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, variants: Variants): Limiter {
-  const { rule, limits, breakers, events } = config;
+  const { rule, limits, events } = config;
   const calls = new LimiterCalls(config, fallback);
   const waiter = createWaiter({
     limits,
@@ -38,12 +38,9 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     refund: (key, cost) => calls.run('refund', key, cost),
     release: (lease) => calls.run('release', lease.key, 1, lease.id).then(() => undefined),
   });
-  const limiter: Limiter = {
+  const limiter = withBreakerState(config, {
     rule,
     limits,
-    get breakerState() {
-      return breakers?.state ?? 'closed';
-    },
     // Without options, no closure to build for the cost.
     consume: (key, options) =>
       options === undefined
@@ -78,11 +75,21 @@ function buildLimiter(config: LimiterConfig, fallback: StoreFailureAnswer, varia
     block: (key, duration) => blockKey(config, calls, key, duration),
     withLimits: (values) => variants.of(values),
     on: (event, listener) => events.on(event, listener),
-  };
+  });
+
   if (calls.answersNow) immediateConsumes.set(limiter, (key) => calls.consumeNow(key));
   groupMembers.set(limiter, { store: config.store, now: config.now, calls });
   limiterVariants.set(limiter, variants);
   return limiter;
+}
+
+/**
+ * `limiter` with its `breakerState`, defined after the rest: an object literal holding an accessor
+ * is made in dictionary mode, and every `limiter.consume` would then be a generic property lookup.
+ */
+function withBreakerState({ breakers }: LimiterConfig, limiter: Omit<Limiter, 'breakerState'>): Limiter {
+  const breakerState = { get: () => breakers?.state ?? 'closed', enumerable: true, configurable: true };
+  return Object.defineProperty(limiter, 'breakerState', breakerState) as Limiter;
 }
 
 /** The `withLimits` of every limiter built here, with the error paths a caller names (the HTTP layer's). */

@@ -42,10 +42,11 @@ export class GuardedStore {
       denyCache !== undefined && kind === 'consume' && cost === 1 && operation.costs === undefined && operation.limits === this.ruleLimits;
     if (cacheable) {
       const cached = denyCache.get(key, now(), operation.limits);
-      if (cached) return this.decisions.report(operation, key, cached, 0);
+      if (cached) return this.decisions.report(operation.kind, operation.cost, key, cached, 0);
     }
     const local = store.answerNow?.(operation);
-    if (local !== undefined) return this.decisions.report(operation, key, toDecision(operation, local, this.infos, now()), 0);
+    if (local !== undefined)
+      return this.decisions.report(operation.kind, operation.cost, key, toDecision(operation, local, this.infos, now()), 0);
     // Capacity given back here may end a cached denial early.
     if (kind === 'reset' || kind === 'refund' || kind === 'settle' || kind === 'block') denyCache?.forget(key);
     // One breaker per failure domain: a failed Cluster node does not stop calls to the others.
@@ -64,7 +65,7 @@ export class GuardedStore {
     if (openForMs !== undefined) events.emit('breakerClose', { rule, openForMs });
     const decision = toDecision(operation, result, this.infos, now());
     if (cacheable) denyCache.remember(key, decision, sentAtMs, operation.limits);
-    return this.decisions.report(operation, key, decision, performance.now() - startedAt);
+    return this.decisions.report(operation.kind, operation.cost, key, decision, performance.now() - startedAt);
   }
 
   private failed(
@@ -114,7 +115,7 @@ export class GuardedStore {
     if (events.has('fallback')) {
       events.emit('fallback', { rule, key, reason, policy: typeof fallback === 'string' ? fallback : 'fallback', decision });
     }
-    return this.decisions.report(operation, key, decision, 0);
+    return this.decisions.report(operation.kind, operation.cost, key, decision, 0);
   }
 }
 
