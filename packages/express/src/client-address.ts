@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { hasRawField, rawFieldValue } from '@tollgate/core';
 import type { Request } from 'express';
 
 const FORWARDED_FOR = 'x-forwarded-for';
@@ -22,7 +23,7 @@ const trustedSockets = new WeakMap<Socket, { trust: Trust; trusted: boolean }>()
 export function clientAddress(req: Request): string | undefined {
   const { socket } = req;
   if (!socket) return req.ip;
-  const forwardedFor = fieldValue(req.rawHeaders, FORWARDED_FOR);
+  const forwardedFor = rawFieldValue(req.rawHeaders, FORWARDED_FOR);
   if (forwardedFor === undefined) return socket.remoteAddress;
   const app = req.app;
   const trust = app?.get('trust proxy fn') as Trust | undefined;
@@ -75,46 +76,8 @@ export function proxyCheck(untrustedProxy: (() => void) | undefined): ((req: Req
   let warned = false;
   return (req) => {
     if (warned || req.app?.get('trust proxy')) return;
-    if (!hasField(req.rawHeaders, FORWARDED_FOR) && !hasField(req.rawHeaders, FORWARDED)) return;
+    if (!hasRawField(req.rawHeaders, FORWARDED_FOR) && !hasRawField(req.rawHeaders, FORWARDED)) return;
     warned = true;
     untrustedProxy();
   };
-}
-
-/**
- * Whether a field named `lowerName` (in any case, even empty) is among the raw headers; a request
- * object built by hand (as in express-rate-limit's own tests) may have none.
- */
-function hasField(rawHeaders: readonly string[] | undefined, lowerName: string): boolean {
-  return fieldValue(rawHeaders, lowerName) !== undefined;
-}
-
-/**
- * The value of the field named `lowerName` among the raw headers, its lines joined with ', ' as
- * Node joins them into `req.headers`; undefined when there is none.
- */
-function fieldValue(rawHeaders: readonly string[] | undefined, lowerName: string): string | undefined {
-  if (rawHeaders === undefined) return undefined;
-  let value: string | undefined;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (sameFieldName(name, lowerName)) {
-      value = value === undefined ? rawHeaders[i + 1]! : `${value}, ${rawHeaders[i + 1]!}`;
-    }
-  }
-  return value;
-}
-
-/**
- * Whether `name` is `lowerName` in any case. Field names are tokens (ASCII), so setting the 0x20
- * bit folds a letter to lower case; `toLowerCase` would take ICU's path and build a string.
- */
-function sameFieldName(name: string, lowerName: string): boolean {
-  if (name.length !== lowerName.length) return false;
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    const lower = code >= 0x41 && code <= 0x5a ? code | 0x20 : code;
-    if (lower !== lowerName.charCodeAt(i)) return false;
-  }
-  return true;
 }

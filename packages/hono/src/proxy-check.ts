@@ -1,3 +1,4 @@
+import { hasRawField } from '@tollgate/core';
 import type { Context } from 'hono';
 import { nodeRequestOf } from './node-bindings.js';
 import type { TrustProxy } from './options.js';
@@ -13,11 +14,7 @@ function namesClient(c: Context): boolean {
     const { headers } = c.req.raw;
     return headers.has('x-forwarded-for') || headers.has('forwarded');
   }
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!.toLowerCase();
-    if (name === 'x-forwarded-for' || name === 'forwarded') return true;
-  }
-  return false;
+  return hasRawField(rawHeaders, 'x-forwarded-for') || hasRawField(rawHeaders, 'forwarded');
 }
 
 /**

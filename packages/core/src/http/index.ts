@@ -12,6 +12,7 @@ export { headerText, mergeRateLimitHeaders, rateLimitMemberNames, withoutRateLim
 export { holdUnlessClosed, settleWhenDone } from './node-response.js';
 export { BEHAVIOUR_FIELDS, HTTP_OPTION_FIELDS } from './options.js';
 export { UNTRUSTED_PROXY_WARNING } from './proxy-check.js';
+export { hasRawField, rawFieldValue } from './raw-headers.js';
 export { requestRateLimit } from './request-rate-limit.js';
 export type {
   DraftVersion,
